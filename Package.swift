@@ -1,0 +1,67 @@
+// swift-tools-version: 6.0
+
+import PackageDescription
+
+// Upcoming features every target builds with. `InternalImportsByDefault` is
+// left off on purpose: HeadlessUI and AutoTrack expose Foundation types
+// (IndexPath, Date, URL, Data) throughout their public API, so nearly every
+// file would need `public import Foundation`; the gain is small for a package
+// whose only import besides its own modules is the toolchain's Foundation.
+let upcomingFeatures: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+  name: "DelegateProxyKit",
+  products: [
+    .library(name: "DelegateProxyKit", targets: ["DelegateProxyKit"]),
+    .library(name: "HeadlessUI", targets: ["HeadlessUI"]),
+    .library(name: "AutoTrack", targets: ["AutoTrack"]),
+    .library(name: "CaptureStrategies", targets: ["CaptureStrategies"]),
+    .executable(name: "proxy-bench", targets: ["ProxyBench"]),
+  ],
+  targets: [
+    .target(name: "DelegateProxyKit", swiftSettings: upcomingFeatures),
+    .target(name: "HeadlessUI", dependencies: ["DelegateProxyKit"], swiftSettings: upcomingFeatures),
+    .target(
+      name: "AutoTrack",
+      dependencies: ["DelegateProxyKit", "HeadlessUI"],
+      swiftSettings: upcomingFeatures
+    ),
+    .target(
+      name: "CaptureStrategies",
+      dependencies: ["DelegateProxyKit"],
+      swiftSettings: upcomingFeatures
+    ),
+    // Counts heap allocations for the benchmark by interposing malloc & co.
+    // Only the benchmark executable links it; libraries never do.
+    .target(name: "CAllocationCounter"),
+    .executableTarget(
+      name: "ProxyBench",
+      dependencies: ["DelegateProxyKit", "HeadlessUI", "AutoTrack", "CaptureStrategies", "CAllocationCounter"],
+      swiftSettings: upcomingFeatures
+    ),
+    .testTarget(
+      name: "DelegateProxyKitTests",
+      dependencies: ["DelegateProxyKit"],
+      swiftSettings: upcomingFeatures
+    ),
+    .testTarget(
+      name: "HeadlessUITests",
+      dependencies: ["HeadlessUI", "DelegateProxyKit"],
+      swiftSettings: upcomingFeatures
+    ),
+    .testTarget(
+      name: "AutoTrackTests",
+      dependencies: ["AutoTrack", "HeadlessUI", "DelegateProxyKit"],
+      swiftSettings: upcomingFeatures
+    ),
+    .testTarget(
+      name: "CaptureStrategiesTests",
+      dependencies: ["CaptureStrategies", "DelegateProxyKit"],
+      swiftSettings: upcomingFeatures
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

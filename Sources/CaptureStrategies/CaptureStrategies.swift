@@ -1,0 +1,1 @@
+// CaptureStrategies: the dispatch model and the three capture strategies.

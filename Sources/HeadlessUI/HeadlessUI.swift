@@ -1,0 +1,1 @@
+// HeadlessUI: UIKit-shaped hosts with no rendering. Hosts land with the core issue.

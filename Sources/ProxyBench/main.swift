@@ -1,0 +1,1 @@
+print("proxy-bench: scenarios land with the benchmark issue")
