@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The part of every delegate proxy that does not depend on the delegate protocol: its hooks,
 /// its method table and hook installation.
 ///
@@ -9,13 +11,85 @@
 open class DelegateProxyBase {
   /// The hooks and observers installed on this proxy; usable from any thread.
   public let hooks: HookRegistry
+  /// The type-wide registry of this proxy's type, cached so calls check it with one atomic load.
+  @usableFromInline internal let typeHookRegistry: HookRegistry
 
-  @usableFromInline internal final var forwardeeIsProxy = false
-  @usableFromInline internal final var forwardeeIdentity: ObjectIdentifier?
+  /// The identity bits of the forwardee when it is itself a proxy, 0 otherwise. An atomic so the
+  /// hot path reads it through a `let` (no dynamic exclusivity check); it is written only when
+  /// the forwardee changes, from the proxy's own isolation.
+  @usableFromInline internal let forwardeeProxyLink = Atomic<UInt>(0)
 
   /// Creates a proxy with no hooks.
   public init() {
     hooks = HookRegistry(proxyType: Self.self, isTypeWide: false)
+    typeHookRegistry = TypeHooks.registry(for: Self.self)
+  }
+
+  // MARK: Non-generic pieces of the forwarding path
+
+  /// Checks the chain that led here for a loop and pushes this proxy, about to forward to `link`.
+  /// Returns `false` (and reports) when the call must stop.
+  @usableFromInline
+  internal final func enterChain(_ path: ForwardingPath, link: UInt, selector: String) -> Bool {
+    let me = UInt(bitPattern: ObjectIdentifier(self))
+    let type = UInt(bitPattern: ObjectIdentifier(Swift.type(of: self)))
+    if path.chain(into: me, type: type).loops
+      || !path.push(proxy: me, type: type, forwardee: link)
+    {
+      hooks.report(.forwardingCycle(selector: selector, proxyType: String(describing: Swift.type(of: self))))
+      return false
+    }
+    return true
+  }
+
+  /// Decides what a call with hooks does: stop (loop), forward plainly, or run hooks.
+  @usableFromInline
+  internal final func planObservedCall(_ path: ForwardingPath, selector: String) -> HookPlan {
+    assert(
+      MethodTables.returnKind(of: selector, in: Swift.type(of: self)) != nil,
+      "\(Swift.type(of: self)).methods does not list '\(selector)'")
+    let chain = path.chain(
+      into: UInt(bitPattern: ObjectIdentifier(self)), type: UInt(bitPattern: ObjectIdentifier(Swift.type(of: self))))
+    if chain.loops {
+      hooks.report(.forwardingCycle(selector: selector, proxyType: String(describing: Swift.type(of: self))))
+      return .stop
+    }
+    // A proxy of this kind already handled this call further out: forward without hooks.
+    if chain.sameType { return .forward }
+    let typeWide = typeHookRegistry.claimHooks(for: selector)
+    let instance = hooks.claimHooks(for: selector)
+    guard typeWide != nil || instance != nil else { return .forward }
+    return .run(HookSet(typeWide: typeWide, instance: instance))
+  }
+
+  @usableFromInline
+  internal final func runBefore(_ set: HookSet, _ invocation: Invocation) {
+    if let typeWide = set.typeWide { runPlain(typeWide.hooks.before, invocation) }
+    if let instance = set.instance { runPlain(instance.hooks.before, invocation) }
+  }
+
+  @usableFromInline
+  internal final func runAfter(_ set: HookSet, _ invocation: Invocation) {
+    if let typeWide = set.typeWide { runPlain(typeWide.hooks.after, invocation) }
+    if let instance = set.instance { runPlain(instance.hooks.after, invocation) }
+  }
+
+  internal final func runPlain(_ entries: [HookEntry], _ invocation: Invocation) {
+    for entry in entries {
+      switch entry.body {
+      case .plain(let body):
+        do {
+          try body(invocation)
+        } catch {
+          hooks.report(
+            .hookFailed(selector: invocation.selector, position: entry.position, message: String(describing: error)))
+        }
+      case .stream(let continuation):
+        continuation.yield(invocation)
+      case .instead:
+        break
+      }
+    }
   }
 
   deinit {
@@ -200,14 +274,11 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
     set {
       weakForwardee = newValue
       retainedForwardee = retainsForwardee ? newValue : nil
-      if let newValue {
-        let object = newValue as AnyObject
-        forwardeeIdentity = ObjectIdentifier(object)
-        forwardeeIsProxy = object is DelegateProxyBase
-      } else {
-        forwardeeIdentity = nil
-        forwardeeIsProxy = false
+      var link: UInt = 0
+      if let newValue, let proxy = (newValue as AnyObject) as? DelegateProxyBase {
+        link = UInt(bitPattern: ObjectIdentifier(proxy))
       }
+      forwardeeProxyLink.store(link, ordering: .relaxed)
     }
   }
 
@@ -253,7 +324,15 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
     _ selector: String, _ arguments: repeat each Argument, orElse fallback: @autoclosure () -> Result,
     to call: (Delegate) -> Result
   ) -> Result {
-    if !forwardeeIsProxy, hooks.isEmpty, typeWideHooksAreIdle {
+    if hooks.isEmpty, typeHookRegistry.isEmpty {
+      let link = forwardeeProxyLink.load(ordering: .relaxed)
+      guard link != 0 else {
+        guard let forwardee = weakForwardee else { return fallback() }
+        return call(forwardee)
+      }
+      let path = ForwardingPath.current
+      guard enterChain(path, link: link, selector: selector) else { return fallback() }
+      defer { path.pop() }
       guard let forwardee = weakForwardee else { return fallback() }
       return call(forwardee)
     }
@@ -262,77 +341,49 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
     return forwardObserved(Invocation(selector: selector, storage: storage), orElse: fallback, to: call)
   }
 
-  /// The path taken when hooks exist or the forwardee is another proxy.
-  @usableFromInline
+  /// The path taken when hooks or observers are installed.
+  @inlinable
   internal final func forwardObserved<Result: Sendable>(
     _ invocation: Invocation, orElse fallback: () -> Result, to call: (Delegate) -> Result
   ) -> Result {
-    let selector = invocation.selector
-    assert(
-      MethodTables.returnKind(of: selector, in: Self.self) != nil,
-      "\(Self.self).methods does not list '\(selector)'")
     let path = ForwardingPath.current
-    let chain = path.chain(into: ObjectIdentifier(self), type: ObjectIdentifier(Self.self))
-    if chain.loops {
-      hooks.report(.forwardingCycle(selector: selector, proxyType: String(describing: Self.self)))
+    switch planObservedCall(path, selector: invocation.selector) {
+    case .stop:
       return fallback()
+    case .forward:
+      return callForwardee(path, selector: invocation.selector, orElse: fallback, to: call)
+    case .run(let set):
+      var invocation = invocation
+      runBefore(set, invocation)
+      let result: Result
+      if set.hasInstead {
+        result = runInstead(set.insteadChain, invocation, path: path, orElse: fallback, to: call)
+      } else {
+        result = callForwardee(path, selector: invocation.selector, orElse: fallback, to: call)
+      }
+      invocation.setReturnValue(result)
+      runAfter(set, invocation)
+      return result
     }
-    let typeHooks = chain.sameType ? nil : TypeHooks.existingRegistry(for: Self.self)?.claimHooks(for: selector)
-    let instanceHooks = chain.sameType ? nil : hooks.claimHooks(for: selector)
-    guard typeHooks != nil || instanceHooks != nil else {
-      return callForwardee(path, orElse: fallback, to: call)
-    }
-    let empty = SelectorHooks()
-    let typeWide = typeHooks ?? empty
-    let instance = instanceHooks ?? empty
-    var invocation = invocation
-
-    runPlain(typeWide.before + instance.before, invocation)
-
-    let result: Result
-    let insteadChain = typeWide.instead + instance.instead
-    if insteadChain.isEmpty {
-      result = callForwardee(path, orElse: fallback, to: call)
-    } else {
-      result = runInstead(insteadChain, invocation, path: path, orElse: fallback, to: call)
-    }
-    invocation.returnValue = result
-    invocation.hasReturned = true
-
-    runPlain(typeWide.after + instance.after, invocation)
-    return result
   }
 
-  private func callForwardee<Result>(
-    _ path: ForwardingPath, orElse fallback: () -> Result, to call: (Delegate) -> Result
+  @inlinable
+  internal final func callForwardee<Result>(
+    _ path: ForwardingPath, selector: String, orElse fallback: () -> Result, to call: (Delegate) -> Result
   ) -> Result {
-    guard let forwardee = weakForwardee else { return fallback() }
-    guard forwardeeIsProxy else { return call(forwardee) }
-    path.push(
-      .init(proxy: ObjectIdentifier(self), proxyType: ObjectIdentifier(Self.self), forwardee: forwardeeIdentity))
+    let link = forwardeeProxyLink.load(ordering: .relaxed)
+    guard link != 0 else {
+      guard let forwardee = weakForwardee else { return fallback() }
+      return call(forwardee)
+    }
+    guard enterChain(path, link: link, selector: selector) else { return fallback() }
     defer { path.pop() }
+    guard let forwardee = weakForwardee else { return fallback() }
     return call(forwardee)
   }
 
-  private func runPlain(_ entries: [HookEntry], _ invocation: Invocation) {
-    for entry in entries {
-      switch entry.body {
-      case .plain(let body):
-        do {
-          try body(invocation)
-        } catch {
-          hooks.report(
-            .hookFailed(selector: invocation.selector, position: entry.position, message: String(describing: error)))
-        }
-      case .stream(let continuation):
-        continuation.yield(invocation)
-      case .instead:
-        break
-      }
-    }
-  }
-
-  private func runInstead<Result: Sendable>(
+  @usableFromInline
+  internal func runInstead<Result: Sendable>(
     _ chain: [HookEntry], _ invocation: Invocation, path: ForwardingPath,
     orElse fallback: () -> Result, to call: (Delegate) -> Result
   ) -> Result {
@@ -351,7 +402,7 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
       var originalResult: Result?
       func original() -> Result {
         if let originalResult { return originalResult }
-        let result = callForwardee(path, orElse: fallback, to: call)
+        let result = callForwardee(path, selector: invocation.selector, orElse: fallback, to: call)
         originalResult = result
         return result
       }

@@ -16,7 +16,11 @@ import Synchronization
 /// ```
 public final class HookRegistry: Sendable {
   private struct State: Sendable {
-    var table: [String: SelectorHooks] = [:]
+    var table: [String: SelectorHooks] = [:] {
+      didSet { published = table.map { PublishedHooks(selector: $0.key, hooks: $0.value) } }
+    }
+    /// The table as immutable boxes, rebuilt on every change; calls look selectors up here.
+    var published: [PublishedHooks] = []
     var nextID: UInt64 = 1
     var isAlive = true
     var errorHandler: (@Sendable (DelegateProxyError) -> Void)?
@@ -26,7 +30,7 @@ public final class HookRegistry: Sendable {
   @usableFromInline internal let activeCount = Atomic<Int>(0)
   private let state = Mutex(State())
   private let proxyType: DelegateProxyBase.Type
-  /// Whether this registry holds type-wide hooks (counted in the global type-wide total).
+  /// Whether this registry holds type-wide hooks.
   private let isTypeWide: Bool
 
   internal init(proxyType: DelegateProxyBase.Type, isTypeWide: Bool) {
@@ -197,7 +201,6 @@ public final class HookRegistry: Sendable {
 
   private func adjustCount(by delta: Int) {
     activeCount.add(delta, ordering: .relaxed)
-    if isTypeWide { typeWideHookCount.add(delta, ordering: .relaxed) }
   }
 
   private func didRemove(_ entries: [HookEntry]) {
@@ -228,17 +231,16 @@ public final class HookRegistry: Sendable {
 
   /// The hooks to run for one call of `selector`; run-once hooks are claimed (removed) here,
   /// so each runs exactly once even when calls race.
-  internal func claimHooks(for selector: String) -> SelectorHooks? {
+  internal func claimHooks(for selector: String) -> PublishedHooks? {
     guard !isEmpty else { return nil }
-    let (hooks, claimed): (SelectorHooks?, [HookEntry]) = state.withLock { state in
-      guard var hooks = state.table[selector], !hooks.isEmpty else { return (nil, []) }
-      guard hooks.hasOnce else { return (hooks, []) }
-      let snapshot = hooks
-      let claimed = hooks.removeAll(where: \.once)
-      state.table[selector] = hooks.isEmpty ? nil : hooks
-      return (snapshot, claimed)
+    let (hooks, claimed): (PublishedHooks?, Int) = state.withLock { state in
+      guard let published = state.published.first(where: { $0.selector == selector }) else { return (nil, 0) }
+      guard published.hasOnce, var remaining = state.table[selector] else { return (published, 0) }
+      let claimed = remaining.removeAll(where: \.once)
+      state.table[selector] = remaining.isEmpty ? nil : remaining
+      return (published, claimed.count)
     }
-    if !claimed.isEmpty { adjustCount(by: -claimed.count) }
+    if claimed > 0 { adjustCount(by: -claimed) }
     return hooks
   }
 

@@ -43,6 +43,12 @@ public struct Invocation: Sendable {
     self.hasReturned = false
   }
 
+  @usableFromInline
+  internal mutating func setReturnValue(_ value: any Sendable) {
+    returnValue = value
+    hasReturned = true
+  }
+
   /// The number of arguments.
   public var argumentCount: Int { storage.count }
 

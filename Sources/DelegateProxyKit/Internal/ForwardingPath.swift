@@ -20,18 +20,36 @@
 /// Only proxies that forward to a proxy, or that have hooks, look at it; the plain
 /// forwarding path never touches thread-local storage.
 ///
-/// Thread-confined: one instance per thread, reached through a pthread key.
+/// Thread-confined: one instance per thread, reached through a pthread key. Entries live in a
+/// fixed buffer (``capacity`` entries, allocated once per thread) behind `let` pointers, so the
+/// hot path pays no dynamic exclusivity checks and no allocation. A chain deeper than the
+/// capacity is treated as a loop.
+@usableFromInline
 internal final class ForwardingPath {
+  /// Identities as `UInt` bit patterns of `ObjectIdentifier`s.
   struct Entry {
-    let proxy: ObjectIdentifier
-    let proxyType: ObjectIdentifier
-    let forwardee: ObjectIdentifier?
+    let proxy: UInt
+    let proxyType: UInt
+    let forwardee: UInt
   }
 
-  private(set) var entries: [Entry] = []
+  static let capacity = 64
+  private let entries: UnsafeMutablePointer<Entry>
+  private let depth: UnsafeMutablePointer<Int>
 
-  init() { entries.reserveCapacity(8) }
+  private init() {
+    entries = .allocate(capacity: Self.capacity)
+    depth = .allocate(capacity: 1)
+    depth.initialize(to: 0)
+  }
 
+  deinit {
+    entries.deinitialize(count: depth.pointee)
+    entries.deallocate()
+    depth.deallocate()
+  }
+
+  @usableFromInline
   static var current: ForwardingPath {
     if let raw = pthread_getspecific(forwardingPathKey) {
       return Unmanaged<ForwardingPath>.fromOpaque(raw).takeUnretainedValue()
@@ -42,10 +60,11 @@ internal final class ForwardingPath {
   }
 
   /// What the chain that led to `proxy` contains.
-  func chain(into proxy: ObjectIdentifier, type: ObjectIdentifier) -> (loops: Bool, sameType: Bool) {
+  @usableFromInline
+  func chain(into proxy: UInt, type: UInt) -> (loops: Bool, sameType: Bool) {
     var expected = proxy
     var sameType = false
-    var index = entries.count - 1
+    var index = depth.pointee - 1
     while index >= 0 {
       let entry = entries[index]
       guard entry.forwardee == expected else { break }
@@ -57,8 +76,21 @@ internal final class ForwardingPath {
     return (false, sameType)
   }
 
-  func push(_ entry: Entry) { entries.append(entry) }
-  func pop() { entries.removeLast() }
+  /// Pushes an entry; returns `false` (pushing nothing) when the buffer is full.
+  @usableFromInline
+  func push(proxy: UInt, type: UInt, forwardee: UInt) -> Bool {
+    let count = depth.pointee
+    guard count < Self.capacity else { return false }
+    (entries + count).initialize(to: Entry(proxy: proxy, proxyType: type, forwardee: forwardee))
+    depth.pointee = count + 1
+    return true
+  }
+
+  @usableFromInline
+  func pop() {
+    depth.pointee -= 1
+    (entries + depth.pointee).deinitialize(count: 1)
+  }
 }
 
 private let forwardingPathKey: pthread_key_t = {

@@ -9,6 +9,7 @@ internal enum HookBody: Sendable {
 }
 
 /// One installed hook. Immutable; shared between snapshots.
+@usableFromInline
 internal final class HookEntry: Sendable {
   let id: UInt64
   let selector: String
@@ -57,4 +58,49 @@ internal struct SelectorHooks: Sendable {
   }
 
   var all: [HookEntry] { before + instead + after }
+}
+
+/// The hooks of one selector as published for calls: immutable, shared by reference.
+@usableFromInline
+internal final class PublishedHooks: Sendable {
+  let selector: String
+  let hooks: SelectorHooks
+  let hasOnce: Bool
+
+  init(selector: String, hooks: SelectorHooks) {
+    self.selector = selector
+    self.hooks = hooks
+    self.hasOnce = hooks.hasOnce
+  }
+}
+
+/// The hooks one call runs: type-wide first, then the proxy's own.
+@usableFromInline
+internal struct HookSet {
+  @usableFromInline let typeWide: PublishedHooks?
+  @usableFromInline let instance: PublishedHooks?
+
+  init(typeWide: PublishedHooks?, instance: PublishedHooks?) {
+    self.typeWide = typeWide
+    self.instance = instance
+  }
+
+  @usableFromInline var hasInstead: Bool {
+    !(typeWide?.hooks.instead.isEmpty ?? true) || !(instance?.hooks.instead.isEmpty ?? true)
+  }
+
+  @usableFromInline var insteadChain: [HookEntry] {
+    (typeWide?.hooks.instead ?? []) + (instance?.hooks.instead ?? [])
+  }
+}
+
+/// What a call with hooks installed does.
+@usableFromInline
+internal enum HookPlan {
+  /// Stop: the call went round a loop of proxies.
+  case stop
+  /// Forward without running hooks.
+  case forward
+  /// Run these hooks around the call.
+  case run(HookSet)
 }

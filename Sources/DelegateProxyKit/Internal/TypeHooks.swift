@@ -6,12 +6,6 @@ import Synchronization
   import Darwin
 #endif
 
-/// The number of type-wide hooks installed across all proxy types; the forwarding path reads it
-/// without a lock to skip the type-wide look-up when it is zero.
-@usableFromInline internal let typeWideHookCount = Atomic<Int>(0)
-
-/// Whether no type-wide hook is installed anywhere (one relaxed atomic load).
-@inlinable internal var typeWideHooksAreIdle: Bool { typeWideHookCount.load(ordering: .relaxed) == 0 }
 
 /// The registries of type-wide hooks, one per proxy type, created on first use and kept for the
 /// life of the process (a type lives that long too).
