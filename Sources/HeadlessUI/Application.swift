@@ -1,3 +1,5 @@
+import DelegateProxyKit
+
 /// What an application tells its delegate: every control action it
 /// dispatches and every screen lifecycle step in its navigation stacks.
 ///
@@ -62,7 +64,12 @@ public final class Application: Responder {
   public private(set) var navigationStacks: [NavigationStack] = []
 
   /// The app's own delegate, held weakly. Proxies installed on ``delegateSlot`` sit in front of it.
-  public weak var delegate: (any ApplicationDelegate)?
+  public weak var delegate: (any ApplicationDelegate)? {
+    didSet { delegateSlot.delegateDidChange(to: delegate) }
+  }
+
+  /// The proxies installed between the host and ``delegate``; see ``DelegateHosting``.
+  public let delegateSlot = DelegateSlot<any ApplicationDelegate>()
 
   /// Creates an application with no navigation stacks.
   public override init() {
@@ -73,7 +80,7 @@ public final class Application: Responder {
   public override var next: Responder? { nil }
 
   /// Who the application calls: the first installed proxy, else the delegate.
-  var dispatchTarget: (any ApplicationDelegate)? { delegate }
+  var dispatchTarget: (any ApplicationDelegate)? { delegateSlot.head ?? delegate }
 
   /// Puts a navigation stack on screen; its top screen (and what it presents) appears.
   ///
@@ -125,4 +132,9 @@ public final class Application: Responder {
   func screen(_ screen: Screen, didReach event: ScreenLifecycleEvent) {
     dispatchTarget?.application(self, screen: screen, didReach: event)
   }
+}
+
+extension Application: DelegateHosting {
+  /// The application's ``Application/delegate``.
+  public var hostedDelegate: (any ApplicationDelegate)? { delegate }
 }

@@ -1,3 +1,4 @@
+import DelegateProxyKit
 import Foundation
 
 /// Supplies a ``GridView``'s sections, items and cells.
@@ -164,7 +165,12 @@ open class GridView: ScrollableView {
   }
 
   /// The delegate, held weakly. Proxies installed on ``delegateSlot`` sit in front of it.
-  public weak var delegate: (any GridViewDelegate)?
+  public weak var delegate: (any GridViewDelegate)? {
+    didSet { delegateSlot.delegateDidChange(to: delegate) }
+  }
+
+  /// The proxies installed between the host and ``delegate``; see ``DelegateHosting``.
+  public let delegateSlot = DelegateSlot<any GridViewDelegate>()
 
   /// The size of items whose delegate gives none.
   public var itemSize = Size(width: 50, height: 50)
@@ -186,7 +192,7 @@ open class GridView: ScrollableView {
   private var needsReload = true
 
   /// Who the grid calls: the first installed proxy, else the delegate.
-  var dispatchTarget: (any GridViewDelegate)? { delegate }
+  var dispatchTarget: (any GridViewDelegate)? { delegateSlot.head ?? delegate }
 
   package override var scrollDispatchTarget: (any ScrollViewDelegate)? { dispatchTarget }
 
@@ -321,4 +327,9 @@ open class GridView: ScrollableView {
     }
     cells[indexPath]?.isSelected = selected
   }
+}
+
+extension GridView: DelegateHosting {
+  /// The grid's ``GridView/delegate``.
+  public var hostedDelegate: (any GridViewDelegate)? { delegate }
 }

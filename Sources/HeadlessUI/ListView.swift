@@ -1,3 +1,4 @@
+import DelegateProxyKit
 import Foundation
 
 /// Supplies a ``ListView``'s sections, rows and cells.
@@ -196,7 +197,12 @@ open class ListView: ScrollableView {
   }
 
   /// The delegate, held weakly. Proxies installed on ``delegateSlot`` sit in front of it.
-  public weak var delegate: (any ListViewDelegate)?
+  public weak var delegate: (any ListViewDelegate)? {
+    didSet { delegateSlot.delegateDidChange(to: delegate) }
+  }
+
+  /// The proxies installed between the host and ``delegate``; see ``DelegateHosting``.
+  public let delegateSlot = DelegateSlot<any ListViewDelegate>()
 
   /// The height of rows whose delegate gives none.
   public var rowHeight: Double = 44
@@ -218,7 +224,7 @@ open class ListView: ScrollableView {
   private var needsReload = true
 
   /// Who the list calls: the first installed proxy, else the delegate.
-  var dispatchTarget: (any ListViewDelegate)? { delegate }
+  var dispatchTarget: (any ListViewDelegate)? { delegateSlot.head ?? delegate }
 
   package override var scrollDispatchTarget: (any ScrollViewDelegate)? { dispatchTarget }
 
@@ -369,4 +375,9 @@ open class ListView: ScrollableView {
     }
     cells[indexPath]?.isSelected = selected
   }
+}
+
+extension ListView: DelegateHosting {
+  /// The list's ``ListView/delegate``.
+  public var hostedDelegate: (any ListViewDelegate)? { delegate }
 }

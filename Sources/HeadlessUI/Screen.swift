@@ -1,3 +1,5 @@
+import DelegateProxyKit
+
 /// A step of a screen's lifecycle.
 public enum ScreenLifecycleEvent: String, Sendable, Hashable, CaseIterable, Codable {
   /// The screen is about to appear.
@@ -109,7 +111,12 @@ open class Screen: Responder {
 
   /// An observer of the lifecycle, held weakly. Proxies installed on
   /// ``lifecycleDelegateSlot`` sit in front of it.
-  public weak var lifecycleDelegate: (any ScreenLifecycleDelegate)?
+  public weak var lifecycleDelegate: (any ScreenLifecycleDelegate)? {
+    didSet { lifecycleDelegateSlot.delegateDidChange(to: lifecycleDelegate) }
+  }
+
+  /// The proxies installed between the host and ``lifecycleDelegate``; see ``DelegateHosting``.
+  public let lifecycleDelegateSlot = DelegateSlot<any ScreenLifecycleDelegate>()
 
   /// Creates a screen.
   ///
@@ -120,7 +127,7 @@ open class Screen: Responder {
   }
 
   /// Who the screen calls: the first installed proxy, else the lifecycle delegate.
-  var lifecycleDispatchTarget: (any ScreenLifecycleDelegate)? { lifecycleDelegate }
+  var lifecycleDispatchTarget: (any ScreenLifecycleDelegate)? { lifecycleDelegateSlot.head ?? lifecycleDelegate }
 
   /// The root view, created by ``loadView()`` on first access, after which ``viewDidLoad()`` runs.
   public var view: View {
@@ -182,4 +189,11 @@ open class Screen: Responder {
     }
     application?.screen(self, didReach: event)
   }
+}
+
+extension Screen: DelegateHosting {
+  /// The slot of the lifecycle delegate: a screen's hosted delegate is ``Screen/lifecycleDelegate``.
+  public var delegateSlot: DelegateSlot<any ScreenLifecycleDelegate> { lifecycleDelegateSlot }
+  /// The screen's ``Screen/lifecycleDelegate``.
+  public var hostedDelegate: (any ScreenLifecycleDelegate)? { lifecycleDelegate }
 }

@@ -1,3 +1,5 @@
+import DelegateProxyKit
+
 /// What a scrollable view tells its delegate while it scrolls.
 ///
 /// Every method has an empty default implementation. ``ListViewDelegate``
@@ -104,10 +106,20 @@ open class ScrollableView: View {
 @MainActor
 open class ScrollView: ScrollableView {
   /// The delegate, held weakly. Proxies installed on ``delegateSlot`` sit in front of it.
-  public weak var delegate: (any ScrollViewDelegate)?
+  public weak var delegate: (any ScrollViewDelegate)? {
+    didSet { delegateSlot.delegateDidChange(to: delegate) }
+  }
+
+  /// The proxies installed between the host and ``delegate``; see ``DelegateHosting``.
+  public let delegateSlot = DelegateSlot<any ScrollViewDelegate>()
 
   /// Who the view calls: the first installed proxy, else the delegate.
-  var dispatchTarget: (any ScrollViewDelegate)? { delegate }
+  var dispatchTarget: (any ScrollViewDelegate)? { delegateSlot.head ?? delegate }
 
   package override var scrollDispatchTarget: (any ScrollViewDelegate)? { dispatchTarget }
+}
+
+extension ScrollView: DelegateHosting {
+  /// The scroll view's ``ScrollView/delegate``.
+  public var hostedDelegate: (any ScrollViewDelegate)? { delegate }
 }

@@ -1,3 +1,5 @@
+import DelegateProxyKit
+
 /// What a ``TextField`` asks and tells its delegate while the user edits.
 ///
 /// Every method has a default implementation equal to what the field does
@@ -83,10 +85,15 @@ open class TextField: Control {
   public private(set) var isEditing: Bool = false
 
   /// The delegate, held weakly. Proxies installed on ``delegateSlot`` sit in front of it.
-  public weak var delegate: (any TextFieldDelegate)?
+  public weak var delegate: (any TextFieldDelegate)? {
+    didSet { delegateSlot.delegateDidChange(to: delegate) }
+  }
+
+  /// The proxies installed between the host and ``delegate``; see ``DelegateHosting``.
+  public let delegateSlot = DelegateSlot<any TextFieldDelegate>()
 
   /// Who the field calls: the first installed proxy, else the delegate.
-  var dispatchTarget: (any TextFieldDelegate)? { delegate }
+  var dispatchTarget: (any TextFieldDelegate)? { delegateSlot.head ?? delegate }
 
   /// The text.
   open override var textContent: String? { text }
@@ -173,4 +180,9 @@ open class TextField: Control {
     sendActions(for: .editingChanged)
     return true
   }
+}
+
+extension TextField: DelegateHosting {
+  /// The field's ``TextField/delegate``.
+  public var hostedDelegate: (any TextFieldDelegate)? { delegate }
 }
