@@ -1,6 +1,6 @@
 import DelegateProxyKit
 
-/// A host whose delegate calls go through a ``DelegateProxyKit/DelegateSlot``, so proxies can
+/// A host whose delegate calls go through a `DelegateSlot`, so proxies can
 /// be installed between the host and its delegate.
 ///
 /// Every HeadlessUI host with a delegate conforms: ``ScrollView``, ``ListView``, ``GridView``,
@@ -34,7 +34,7 @@ extension DelegateHosting {
   ///
   /// - Parameter make: The proxy to install, e.g. `ListViewDelegateProxy()`.
   /// - Returns: The installed proxy.
-  /// - Throws: ``DelegateProxyKit/DelegateProxyError/proxyDoesNotConform(proxyType:delegateType:)``
+  /// - Throws: `DelegateProxyError.proxyDoesNotConform(proxyType:delegateType:)`
   ///   when the proxy does not conform to the host's delegate protocol; nothing changes then.
   @discardableResult
   public func installProxy<Proxy: DelegateProxy<Delegate>>(

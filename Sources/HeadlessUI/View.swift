@@ -143,7 +143,7 @@ open class Label: View {
 
 /// A view that shows an image, named rather than drawn.
 ///
-/// Images carry no text: ``textContent`` is `nil`, and analytics code
+/// Images carry no text: ``View/textContent`` is `nil`, and analytics code
 /// describes an image by its identifier or ``imageName``.
 @MainActor
 open class ImageView: View {
