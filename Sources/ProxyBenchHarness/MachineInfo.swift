@@ -98,9 +98,11 @@ package struct MachineInfo: Equatable, Sendable {
     #if os(Linux)
       if let text = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8) {
         for line in text.split(separator: "\n") where line.hasPrefix("PRETTY_NAME=") {
-          let value = line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-          name = "\(value), Linux \(name)"
+          name = line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
         }
+      }
+      if let kernel = try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8) {
+        name += ", Linux \(kernel.trimmingCharacters(in: .whitespacesAndNewlines))"
       }
     #endif
     return name.isEmpty ? "unknown" : name
