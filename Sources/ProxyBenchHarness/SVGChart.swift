@@ -12,7 +12,7 @@ package enum SVGChart {
   /// The ratio of largest to smallest value above which a panel uses a log scale.
   package static let logScaleThreshold = 20.0
 
-  private static let width = 980.0
+  private static let width = 1080.0
   private static let labelX = 20.0
   private static let barX = 300.0
   private static let barWidth = 400.0
@@ -159,26 +159,47 @@ package enum SVGChart {
     let top = y
     let baselineMedian = panel.results.first { $0.isBaseline }?.summary.median
 
+    var rows = ""
     for result in panel.results {
-      svg += row(result, scale: scale, baselineMedian: baselineMedian, y: y)
+      rows += row(result, scale: scale, baselineMedian: baselineMedian, y: y)
       y += rowHeight
     }
     if !panel.results.isEmpty {
-      // Axis with ticks and faint grid lines.
-      svg += line(x1: barX, y1: top - 4, x2: barX, y2: y, stroke: "#999")
-      svg += line(x1: barX, y1: y, x2: barX + barWidth, y2: y, stroke: "#999")
+      // Grid lines first, so that bars are drawn over them; then the axes and tick labels.
       for tick in scale.ticks {
         let x = barX + scale.position(of: tick) * barWidth
-        svg += line(x1: x, y1: top - 4, x2: x, y2: y, stroke: "#eeeeee")
+        svg += line(x1: x, y1: top - 4, x2: x, y2: y, stroke: "#e6e6e6")
         svg += line(x1: x, y1: y, x2: x, y2: y + 4, stroke: "#999")
         svg += text(ValueFormatter.measured(tick), x: x, y: y + 16, size: 10, fill: "#555", anchor: "middle")
       }
+      svg += line(x1: barX, y1: top - 4, x2: barX, y2: y, stroke: "#999")
+      svg += line(x1: barX, y1: y, x2: barX + barWidth, y2: y, stroke: "#999")
+      svg += rows
       y += 24
     }
+    // Skipped variants, grouped by note.
+    var groups: [(note: String, variants: [String])] = []
     for skipped in panel.skipped {
-      svg += text(skipped.variant, x: labelX, y: y + 15, size: 12, fill: "#888")
-      svg += text("not measured: \(skipped.note)", x: barX, y: y + 15, size: 11, fill: "#888", italic: true)
-      y += rowHeight - 4
+      if let index = groups.firstIndex(where: { $0.note == skipped.note }) {
+        groups[index].variants.append(skipped.variant)
+      } else {
+        groups.append((skipped.note, [skipped.variant]))
+      }
+    }
+    for group in groups {
+      svg += text("not measured (\(group.note)):", x: labelX, y: y + 14, size: 11, fill: "#888", italic: true)
+      y += 18
+      var current = ""
+      for variant in group.variants {
+        if !current.isEmpty, current.count + variant.count > 130 {
+          svg += text(current, x: labelX + 12, y: y + 14, size: 11, fill: "#888")
+          y += 16
+          current = ""
+        }
+        current += current.isEmpty ? variant : ", " + variant
+      }
+      svg += text(current, x: labelX + 12, y: y + 14, size: 11, fill: "#888")
+      y += 20
     }
     y += 16
     svg += "</g>\n"
@@ -215,9 +236,9 @@ package enum SVGChart {
       }
     }
     var caption = "\(ValueFormatter.measured(result.summary.median)) \(result.unit.symbol)"
-    if let ratio = result.ratioToBaseline, !result.isBaseline { caption += "  \(ValueFormatter.ratio(ratio))×" }
-    caption += "  \(ValueFormatter.allocations(result.allocationsPerOperation)) allocs/op"
-    if let met = result.targetsMet { caption += "  \(result.targetLabel) \(met ? "PASS" : "MISS")" }
+    if let ratio = result.ratioToBaseline, !result.isBaseline { caption += " · \(ValueFormatter.ratio(ratio))×" }
+    caption += " · \(ValueFormatter.allocations(result.allocationsPerOperation)) allocs/op"
+    if let met = result.targetsMet { caption += " · target \(result.targetLabel): \(met ? "PASS" : "MISS")" }
     svg += text(caption, x: max(barX + length, high) + 6, y: middle + 4, size: 11, fill: "#222")
     return svg
   }

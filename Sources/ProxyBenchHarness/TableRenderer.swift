@@ -37,25 +37,18 @@ package enum TableRenderer {
     let header = ["variant", "median", "p10", "p90", "unit", "×base", "allocs/op", "target", "result"]
     let rightAligned: Set<Int> = [1, 2, 3, 5, 6]
     var rows: [[String]] = []
-    var notes: [(Int, String)] = []
-    for entry in scenario.entries {
-      switch entry {
-      case .measured(let result):
-        let name = result.isBaseline ? "\(result.variant) (baseline)" : result.variant
-        let verdict = result.targetsMet.map { $0 ? "PASS" : "MISS" } ?? (result.targets.isEmpty ? "" : "n/a")
-        rows.append([
-          name, ValueFormatter.measured(result.summary.median), ValueFormatter.measured(result.summary.p10),
-          ValueFormatter.measured(result.summary.p90), result.unit.symbol,
-          result.ratioToBaseline.map(ValueFormatter.ratio) ?? "-",
-          ValueFormatter.allocations(result.allocationsPerOperation), result.targetLabel, verdict,
-        ])
-      case .skipped(let skipped):
-        notes.append((rows.count, "\(skipped.variant): skipped, \(skipped.note)"))
-        rows.append([])
-      }
+    for result in scenario.results {
+      let name = result.isBaseline ? "\(result.variant) (baseline)" : result.variant
+      let verdict = result.targetsMet.map { $0 ? "PASS" : "MISS" } ?? (result.targets.isEmpty ? "" : "n/a")
+      rows.append([
+        name, ValueFormatter.measured(result.summary.median), ValueFormatter.measured(result.summary.p10),
+        ValueFormatter.measured(result.summary.p90), result.unit.symbol,
+        result.ratioToBaseline.map(ValueFormatter.ratio) ?? "-",
+        ValueFormatter.allocations(result.allocationsPerOperation), result.targetLabel, verdict,
+      ])
     }
     var widths = header.map(\.count)
-    for row in rows where !row.isEmpty {
+    for row in rows {
       for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
     }
     func line(_ cells: [String]) -> String {
@@ -68,10 +61,30 @@ package enum TableRenderer {
       return "  " + text
     }
     var output = "\(scenario.id): \(scenario.summary)\n"
-    output += line(header) + "\n"
-    let noteByRow = Dictionary(notes, uniquingKeysWith: { first, _ in first })
-    for (index, row) in rows.enumerated() {
-      output += (noteByRow[index].map { "  " + $0 } ?? line(row)) + "\n"
+    if !rows.isEmpty {
+      output += line(header) + "\n"
+      for row in rows { output += line(row) + "\n" }
+    }
+    // Skipped variants, grouped by note so pending scenarios take a few lines.
+    var groups: [(note: String, variants: [String])] = []
+    for skipped in scenario.skipped {
+      if let index = groups.firstIndex(where: { $0.note == skipped.note }) {
+        groups[index].variants.append(skipped.variant)
+      } else {
+        groups.append((skipped.note, [skipped.variant]))
+      }
+    }
+    for group in groups {
+      output += "  skipped, \(group.note):\n"
+      var current = "   "
+      for variant in group.variants {
+        if current.count + variant.count + 1 > 110 {
+          output += current + "\n"
+          current = "   "
+        }
+        current += " " + variant
+      }
+      output += current + "\n"
     }
     return output
   }
