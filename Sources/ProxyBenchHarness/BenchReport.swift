@@ -22,6 +22,24 @@ package struct VariantResult: Equatable, Sendable {
   /// The targets checked against this result.
   package var targets: [PerformanceTarget]
 
+  /// Creates a result; ``ScenarioReport/build(scenario:outcomes:)`` makes these from measurements.
+  package init(
+    scenario: String, variant: String, unit: ResultUnit, summary: SampleSummary, ratioToBaseline: Double?,
+    ratioReference: String?, allocationsPerOperation: Double?, operationsPerSample: Int, isBaseline: Bool,
+    targets: [PerformanceTarget]
+  ) {
+    self.scenario = scenario
+    self.variant = variant
+    self.unit = unit
+    self.summary = summary
+    self.ratioToBaseline = ratioToBaseline
+    self.ratioReference = ratioReference
+    self.allocationsPerOperation = allocationsPerOperation
+    self.operationsPerSample = operationsPerSample
+    self.isBaseline = isBaseline
+    self.targets = targets
+  }
+
   /// Every target's verdict: `true` when all are met, `false` when any is
   /// missed, `nil` when there are no targets or a needed figure is missing.
   package var targetsMet: Bool? {
@@ -50,6 +68,13 @@ package struct SkippedVariant: Equatable, Sendable {
   package var variant: String
   /// Why it was skipped, e.g. `not yet available: needs CaptureStrategies`.
   package var note: String
+
+  /// Creates a skipped entry.
+  package init(scenario: String, variant: String, note: String) {
+    self.scenario = scenario
+    self.variant = variant
+    self.note = note
+  }
 }
 
 /// One scenario's part of a run, in variant order.
@@ -70,6 +95,14 @@ package struct ScenarioReport: Equatable, Sendable {
   package var baselineVariantID: String
   /// The selected variants, in the scenario's order.
   package var entries: [Entry]
+
+  /// Creates a scenario report.
+  package init(id: String, summary: String, baselineVariantID: String, entries: [Entry]) {
+    self.id = id
+    self.summary = summary
+    self.baselineVariantID = baselineVariantID
+    self.entries = entries
+  }
 
   /// The measured variants.
   package var results: [VariantResult] {

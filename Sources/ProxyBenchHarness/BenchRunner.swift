@@ -32,6 +32,14 @@ package struct BenchRunner {
     package var allocationsPerOperation: Double?
     /// Operations per sample (calibrated iterations or the batch size); 0 for custom measurements.
     package var operationsPerSample: Int
+
+    /// Creates a measurement.
+    package init(unit: ResultUnit, samples: [Double], allocationsPerOperation: Double?, operationsPerSample: Int) {
+      self.unit = unit
+      self.samples = samples
+      self.allocationsPerOperation = allocationsPerOperation
+      self.operationsPerSample = operationsPerSample
+    }
   }
 
   /// Measures one variant.

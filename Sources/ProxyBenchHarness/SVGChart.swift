@@ -138,7 +138,9 @@ package enum SVGChart {
   private static func panels(for scenario: ScenarioReport) -> [Panel] {
     var units: [ResultUnit] = []
     for result in scenario.results where !units.contains(result.unit) { units.append(result.unit) }
-    var panels = units.map { unit in Panel(unit: unit, results: scenario.results.filter { $0.unit == unit }, skipped: []) }
+    var panels = units.map { unit in
+      Panel(unit: unit, results: scenario.results.filter { $0.unit == unit }, skipped: [])
+    }
     if panels.isEmpty { panels.append(Panel(unit: nil, results: [], skipped: [])) }
     panels[panels.count - 1].skipped = scenario.skipped
     return panels

@@ -34,7 +34,8 @@ package struct Scenario {
     precondition(variants.contains { $0.id == baseline }, "scenario '\(id)': baseline '\(baseline)' is not a variant")
     precondition(Set(variants.map(\.id)).count == variants.count, "scenario '\(id)': variant ids must be unique")
     for variant in variants {
-      precondition(Scenario.isValidID(variant.id), "variant id '\(variant.id)' must be non-empty, without '/' or spaces")
+      precondition(
+        Scenario.isValidID(variant.id), "variant id '\(variant.id)' must be non-empty, without '/' or spaces")
     }
     self.id = id
     self.summary = summary
