@@ -336,8 +336,7 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
       guard let forwardee = weakForwardee else { return fallback() }
       return call(forwardee)
     }
-    var storage = ArgumentList()
-    for argument in repeat each arguments { storage.append(argument) }
+    let storage = ArgumentList(repeat each arguments)
     return forwardObserved(Invocation(selector: selector, storage: storage), orElse: fallback, to: call)
   }
 
