@@ -256,10 +256,11 @@ public final class JSONLinesStore: EventSink {
   @discardableResult
   public func flush() throws(AutoTrackError) -> FlushAcknowledgement {
     try state.withLock { (state: inout State) throws(AutoTrackError) -> FlushAcknowledgement in
-      guard let file = state.file else { throw .sinkClosed(path: directoryPath) }
+      guard state.file != nil else { throw .sinkClosed(path: directoryPath) }
       try state.writeBuffer(configuration)
       if state.statistics.acknowledgedCount < state.statistics.writtenCount {
-        if configuration.syncOnFlush { try file.sync() }
+        // Rotation may have replaced the file; rotated files were synced when they were closed.
+        if configuration.syncOnFlush { try state.file?.sync() }
         state.statistics.acknowledgedCount = state.statistics.writtenCount
         state.lastAcknowledgedID = state.lastWrittenID
       }
@@ -422,7 +423,7 @@ extension JSONLinesStore.State {
 
   /// Writes the buffered lines, rotating at line boundaries; on failure the unwritten lines stay buffered.
   mutating func writeBuffer(_ configuration: JSONLinesStore.Configuration) throws(AutoTrackError) {
-    guard !lineEnds.isEmpty, let file else { return }
+    guard !lineEnds.isEmpty, file != nil else { return }
     var writtenLines = 0
     var writtenBytes = 0
     defer {
@@ -449,6 +450,7 @@ extension JSONLinesStore.State {
         continue
       }
       let chunkEnd = lineEnds[end - 1]
+      guard let file else { throw .sinkClosed(path: configuration.directory.path) }
       do {
         try file.writeAll(buffer[writtenBytes..<chunkEnd], chunkLimit: configuration.writeChunkLimit)
       } catch {
