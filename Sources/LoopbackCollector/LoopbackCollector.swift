@@ -277,7 +277,8 @@ public final class LoopbackCollector: Sendable {
 
   /// Reads what is available (waiting at most ``readTimeout``); `false` on timeout, error or end of stream.
   private func readSome(_ connection: Int32, into bytes: inout [UInt8]) -> Bool {
-    let timeoutMs = Int32(clamping: readTimeout.components.seconds * 1000 + readTimeout.components.attoseconds / 1_000_000_000_000_000)
+    let timeoutMs = Int32(
+      clamping: readTimeout.components.seconds * 1000 + readTimeout.components.attoseconds / 1_000_000_000_000_000)
     var poller = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
     guard poll(&poller, 1, timeoutMs) > 0 else { return false }
     var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -308,7 +309,8 @@ public final class LoopbackCollector: Sendable {
 
   static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
     guard haystack.count >= needle.count else { return nil }
-    for start in 0...(haystack.count - needle.count) where haystack[start..<(start + needle.count)].elementsEqual(needle) {
+    for start in 0...(haystack.count - needle.count)
+    where haystack[start..<(start + needle.count)].elementsEqual(needle) {
       return start
     }
     return nil

@@ -191,7 +191,8 @@ public final class HTTPBatchUploader: BatchDestination {
     case 200..<300:
       return .accepted
     case 429, 503:
-      return .retry(failure: .httpStatus(code: status), retryAfter: retryAfter.flatMap { parseRetryAfter($0, now: now) })
+      return .retry(
+        failure: .httpStatus(code: status), retryAfter: retryAfter.flatMap { parseRetryAfter($0, now: now) })
     case 408, 500..<600:
       return .retry(failure: .httpStatus(code: status), retryAfter: nil)
     case 400..<500:

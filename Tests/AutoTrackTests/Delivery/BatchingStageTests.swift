@@ -63,7 +63,8 @@ import Testing
     try await stage.flush()
     #expect(destination.deliveredIDs == ["e-2", "e-3", "e-4"])
     #expect(stage.statistics.sentCount == 5)
-    #expect(stage.statistics.deliveredCount + stage.statistics.droppedOnOverflowCount == 5, "every event is accounted for")
+    #expect(
+      stage.statistics.deliveredCount + stage.statistics.droppedOnOverflowCount == 5, "every event is accounted for")
   }
 
   @Test func retriesWithExponentialBackoffOnTheInjectedClock() async throws {
@@ -110,7 +111,8 @@ import Testing
     await stage.deliverDueBatches()
     var random = SplitMix64(seed: 42)
     let expected = [
-      policy.delay(forRetry: 1, unitRandom: random.nextUnit()), policy.delay(forRetry: 2, unitRandom: random.nextUnit()),
+      policy.delay(forRetry: 1, unitRandom: random.nextUnit()),
+      policy.delay(forRetry: 2, unitRandom: random.nextUnit()),
     ]
     #expect(log.retryDelays == expected)
     #expect(expected[0] > .seconds(4) && expected[0] <= .seconds(8))
@@ -149,10 +151,12 @@ import Testing
 
   @Test func givesUpAfterMaximumAttemptsWithAReport() async throws {
     let failure = DeliveryFailure.transport(reason: "refused")
-    let destination = ScriptedDestination(outcomes: Array(repeating: .retry(failure: failure, retryAfter: nil), count: 5))
+    let destination = ScriptedDestination(
+      outcomes: Array(repeating: .retry(failure: failure, retryAfter: nil), count: 5))
     let clock = ManualDeliveryClock()
     let log = ReportLog()
-    let stage = try stage(destination, clock: clock, retry: RetryPolicy(jitter: 0, maximumAttempts: 2, seed: 1), log: log)
+    let stage = try stage(
+      destination, clock: clock, retry: RetryPolicy(jitter: 0, maximumAttempts: 2, seed: 1), log: log)
     for event in makeEvents(3) { stage.send(event) }
     await stage.deliverDueBatches()
     clock.advance(by: .seconds(1))
@@ -209,7 +213,8 @@ import Testing
   // MARK: Restart
 
   private func outbox(_ directory: TemporaryDirectory) throws -> JSONLinesStore {
-    try JSONLinesStore(configuration: .init(directory: directory.url, flushEveryEvents: 1_000, flushInterval: .seconds(60)))
+    try JSONLinesStore(
+      configuration: .init(directory: directory.url, flushEveryEvents: 1_000, flushInterval: .seconds(60)))
   }
 
   @Test func anInFlightBatchSurvivesARestart() async throws {

@@ -72,8 +72,14 @@ import Testing
   }
 
   @Test(arguments: [
-    (LoopbackCollector.Response.status(429, retryAfter: "7"), DeliveryOutcome.retry(failure: .httpStatus(code: 429), retryAfter: .seconds(7))),
-    (.status(503, retryAfter: "Tue, 14 Nov 2023 22:15:33 GMT"), .retry(failure: .httpStatus(code: 503), retryAfter: .milliseconds(10_000 - 456))),
+    (
+      LoopbackCollector.Response.status(429, retryAfter: "7"),
+      DeliveryOutcome.retry(failure: .httpStatus(code: 429), retryAfter: .seconds(7))
+    ),
+    (
+      .status(503, retryAfter: "Tue, 14 Nov 2023 22:15:33 GMT"),
+      .retry(failure: .httpStatus(code: 503), retryAfter: .milliseconds(10_000 - 456))
+    ),
     (.status(503), .retry(failure: .httpStatus(code: 503), retryAfter: nil)),
     (.status(500), .retry(failure: .httpStatus(code: 500), retryAfter: nil)),
     (.status(408), .retry(failure: .httpStatus(code: 408), retryAfter: nil)),
@@ -143,7 +149,8 @@ import Testing
     #expect(HTTPBatchUploader.parseRetryAfter("120", now: now) == .seconds(120))
     #expect(HTTPBatchUploader.parseRetryAfter(" 0 ", now: now) == .zero)
     #expect(HTTPBatchUploader.parseRetryAfter("Tue, 14 Nov 2023 22:13:40 GMT", now: now) == .seconds(20))
-    #expect(HTTPBatchUploader.parseRetryAfter("Mon, 13 Nov 2023 00:00:00 GMT", now: now) == .zero, "past dates mean now")
+    #expect(
+      HTTPBatchUploader.parseRetryAfter("Mon, 13 Nov 2023 00:00:00 GMT", now: now) == .zero, "past dates mean now")
     #expect(HTTPBatchUploader.parseRetryAfter("-5", now: now) == nil)
     #expect(HTTPBatchUploader.parseRetryAfter("soon", now: now) == nil)
   }

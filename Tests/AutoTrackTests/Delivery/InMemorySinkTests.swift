@@ -16,7 +16,9 @@ import Testing
 
   @Test func dropOldestCountsAndReportsEveryDrop() {
     let dropped = Mutex<[String]>([])
-    let sink = InMemorySink(capacity: 3, overflowPolicy: .dropOldest) { event in dropped.withLock { $0.append(event.id) } }
+    let sink = InMemorySink(capacity: 3, overflowPolicy: .dropOldest) { event in
+      dropped.withLock { $0.append(event.id) }
+    }
     for event in makeEvents(5) { sink.send(event) }
     #expect(sink.events.map(\.id) == ["e-2", "e-3", "e-4"])
     #expect(sink.droppedCount == 2)

@@ -32,13 +32,17 @@ import Testing
   }
 
   @Test func outOfRangeSettingsAreTypedErrors() {
-    #expect(throws: AutoTrackError.invalidConfiguration(parameter: "retry.multiplier", reason: "must be a finite number >= 1")) {
+    #expect(
+      throws: AutoTrackError.invalidConfiguration(parameter: "retry.multiplier", reason: "must be a finite number >= 1")
+    ) {
       try RetryPolicy(multiplier: 0.5).validate()
     }
     #expect(throws: AutoTrackError.invalidConfiguration(parameter: "retry.jitter", reason: "must be between 0 and 1")) {
       try RetryPolicy(jitter: 2).validate()
     }
-    #expect(throws: AutoTrackError.invalidConfiguration(parameter: "retry.maximumAttempts", reason: "must be at least 1")) {
+    #expect(
+      throws: AutoTrackError.invalidConfiguration(parameter: "retry.maximumAttempts", reason: "must be at least 1")
+    ) {
       try RetryPolicy(maximumAttempts: 0).validate()
     }
   }
