@@ -37,7 +37,8 @@ import Testing
   @Test func numbersMatchJSONEncoder() throws {
     var random = SplitMix64(seed: 99)
     var doubles: [Double] = [
-      0, -0.0, 1, -1, 0.1, 0.25, 1.5, 100, 1e15, 1e16, 1e-5, 1e-6, 1e-7, 5e-324, 1.7976931348623157e308,
+      0, -0.0, 1, -1, 0.1, 0.25, 1.5, 100, 1e15, 1e16, 1e-5, 1e-6, 1e-7, .leastNonzeroMagnitude,
+      .greatestFiniteMagnitude,
       123_456.7, 123_456_789.125, -2.5e-10,
     ]
     for _ in 0..<200 {
