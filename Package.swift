@@ -49,9 +49,14 @@ let package = Package(
     // Counts heap allocations for the benchmark by interposing malloc & co.
     // Only the benchmark executable links it; libraries never do.
     .target(name: "CAllocationCounter"),
+    // The benchmark's measurement, statistics and report code, kept apart from
+    // the executable so it can be tested without linking the allocation counter.
+    .target(name: "ProxyBenchHarness", swiftSettings: upcomingFeatures),
     .executableTarget(
       name: "ProxyBench",
-      dependencies: ["DelegateProxyKit", "HeadlessUI", "AutoTrack", "CaptureStrategies", "CAllocationCounter"],
+      dependencies: [
+        "DelegateProxyKit", "HeadlessUI", "AutoTrack", "CaptureStrategies", "CAllocationCounter", "ProxyBenchHarness",
+      ],
       swiftSettings: upcomingFeatures
     ),
     .testTarget(
@@ -72,6 +77,11 @@ let package = Package(
     .testTarget(
       name: "CaptureStrategiesTests",
       dependencies: ["CaptureStrategies", "DelegateProxyKit"],
+      swiftSettings: upcomingFeatures
+    ),
+    .testTarget(
+      name: "ProxyBenchHarnessTests",
+      dependencies: ["ProxyBenchHarness"],
       swiftSettings: upcomingFeatures
     ),
   ],
