@@ -76,18 +76,15 @@ open class DelegateProxyBase {
 
   internal final func runPlain(_ entries: [HookEntry], _ invocation: Invocation) {
     for entry in entries {
-      switch entry.body {
-      case .plain(let body):
+      if let body = entry.plain {
         do {
           try body(invocation)
         } catch {
           hooks.report(
             .hookFailed(selector: invocation.selector, position: entry.position, message: String(describing: error)))
         }
-      case .stream(let continuation):
+      } else if let continuation = entry.stream {
         continuation.yield(invocation)
-      case .instead:
-        break
       }
     }
   }
@@ -336,7 +333,7 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
       guard let forwardee = weakForwardee else { return fallback() }
       return call(forwardee)
     }
-    let storage = ArgumentList(repeat each arguments)
+    let storage = PackArguments(repeat each arguments)
     return forwardObserved(Invocation(selector: selector, storage: storage), orElse: fallback, to: call)
   }
 
