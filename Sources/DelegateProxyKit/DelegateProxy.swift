@@ -333,6 +333,16 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
       guard let forwardee = weakForwardee else { return fallback() }
       return call(forwardee)
     }
+    return forwardWithHooks(selector, repeat each arguments, orElse: fallback, to: call)
+  }
+
+  /// Builds the invocation and runs the hooked path; kept out of line so the hook-free path
+  /// above stays small.
+  @inlinable @inline(never)
+  internal final func forwardWithHooks<each Argument: Sendable, Result: Sendable>(
+    _ selector: String, _ arguments: repeat each Argument, orElse fallback: () -> Result,
+    to call: (Delegate) -> Result
+  ) -> Result {
     let storage = PackArguments(repeat each arguments)
     return forwardObserved(Invocation(selector: selector, storage: storage), orElse: fallback, to: call)
   }
