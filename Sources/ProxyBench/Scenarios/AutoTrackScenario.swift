@@ -31,3 +31,11 @@ func autoTrackScenario() -> Scenario {
     baseline: "element-path-5",
     variants: variants)
 }
+
+/// `typed-forwarding/autotrack-memory`: a captured list tap built into an event in an in-memory sink.
+@MainActor
+func autoTrackMemoryVariant() -> Variant {
+  Variant(
+    id: "autotrack-memory",
+    body: .unavailable(note: "not yet available: needs AutoTrack list capture and the in-memory sink"))
+}
