@@ -95,9 +95,9 @@ open class DelegateProxyBase {
 
   /// The methods of the proxy's delegate protocol. Subclasses list every method they forward.
   ///
-  /// Hooks can only be installed on selectors listed here. In debug builds, forwarding a
-  /// selector that is not listed stops with a precondition failure, so the table cannot drift
-  /// from the methods.
+  /// Hooks can only be installed on selectors listed here. In debug builds, a hooked call of a
+  /// selector that is not listed stops with an assertion failure, so the table cannot drift
+  /// from the methods unnoticed.
   open class var methods: [ProxyMethod] { [] }
 
   /// The hooks installed on every proxy of this type (type-wide hooks run before instance hooks).
