@@ -61,58 +61,113 @@ public struct CaptureHandler: Sendable {
   }
 }
 
+/// A handler closure in a box, so that the call path can use it through an
+/// unretained reference (no reference counting per call).
+final class ObserverBox: Sendable {
+  let body: CaptureHandler.Observer
+  init(_ body: @escaping CaptureHandler.Observer) { self.body = body }
+}
+
+/// An `instead` closure in a box; see ``ObserverBox``.
+final class ReplacementBox: Sendable {
+  let body: CaptureHandler.Replacement
+  init(_ body: @escaping CaptureHandler.Replacement) { self.body = body }
+}
+
 /// One strategy's handlers for one selector, in install order.
-struct HandlerGroup: Sendable {
+///
+/// The unretained arrays are what the call path reads; `owned` keeps every
+/// box alive for as long as the group lives.
+final class HandlerGroup: Sendable {
   let strategyID: Int
-  let before: [CaptureHandler.Observer]
-  let instead: [CaptureHandler.Replacement]
-  let after: [CaptureHandler.Observer]
+  let before: ContiguousArray<Unmanaged<ObserverBox>>
+  let instead: ContiguousArray<Unmanaged<ReplacementBox>>
+  let after: ContiguousArray<Unmanaged<ObserverBox>>
+  private let owned: [any AnyObject & Sendable]
+
+  init(strategyID: Int, handlers: [CaptureHandler]) {
+    let before = handlers.filter { $0.position == .before }.compactMap(\.observer).map(ObserverBox.init)
+    let instead = handlers.compactMap(\.replacement).map(ReplacementBox.init)
+    let after = handlers.filter { $0.position == .after }.compactMap(\.observer).map(ObserverBox.init)
+    self.strategyID = strategyID
+    self.before = ContiguousArray(before.map { Unmanaged.passUnretained($0) })
+    self.instead = ContiguousArray(instead.map { Unmanaged.passUnretained($0) })
+    self.after = ContiguousArray(after.map { Unmanaged.passUnretained($0) })
+    owned = before + instead + after
+  }
 
   /// Groups `handlers` by selector for the strategy `strategyID`.
   static func make(strategyID: Int, handlers: [CaptureHandler]) -> [Selector: HandlerGroup] {
     var bySelector: [Selector: [CaptureHandler]] = [:]
     for handler in handlers { bySelector[handler.selector, default: []].append(handler) }
-    return bySelector.mapValues { handlers in
-      HandlerGroup(
-        strategyID: strategyID,
-        before: handlers.filter { $0.position == .before }.compactMap(\.observer),
-        instead: handlers.compactMap(\.replacement),
-        after: handlers.filter { $0.position == .after }.compactMap(\.observer)
-      )
+    return bySelector.mapValues { HandlerGroup(strategyID: strategyID, handlers: $0) }
+  }
+}
+
+/// The groups that capture one selector at one place, in install order;
+/// immutable, replaced as a whole when a strategy comes or goes.
+final class GroupList: Sendable {
+  let groups: [HandlerGroup]
+  private let unretained: ContiguousArray<Unmanaged<HandlerGroup>>
+
+  init(_ groups: [HandlerGroup]) {
+    self.groups = groups
+    self.unretained = ContiguousArray(groups.map { Unmanaged.passUnretained($0) })
+  }
+
+  /// Runs the groups around `original`: every active group's `before`
+  /// handlers, then the `instead` chain ending in `original`, then the
+  /// `after` handlers. A group whose strategy already captured this message
+  /// (a hooked subclass that reached its hooked superclass) is skipped.
+  ///
+  /// Handlers are called through unretained references: the list is kept
+  /// alive by its owner for the whole call, and so are its groups and boxes.
+  @inline(__always)
+  func run(
+    _ receiver: RuntimeObject,
+    _ message: inout Message,
+    original: (inout Message) throws -> Void
+  ) throws {
+    try unretained.withUnsafeBufferPointer { groups in
+      var active: UInt64 = 0
+      var hasInstead = false
+      for index in groups.indices where index < 64 {
+        try groups[index]._withUnsafeGuaranteedRef { group in
+          if message.marks.insert(group.strategyID) {
+            active |= 1 << UInt64(index)
+            hasInstead = hasInstead || !group.instead.isEmpty
+          }
+        }
+      }
+      if active == 0 {
+        try original(&message)
+        return
+      }
+      for index in groups.indices where active & (1 << UInt64(index)) != 0 {
+        groups[index]._withUnsafeGuaranteedRef { group in
+          group.before.withUnsafeBufferPointer { handlers in
+            for handler in handlers { handler._withUnsafeGuaranteedRef { $0.body(receiver, message) } }
+          }
+        }
+      }
+      if hasInstead {
+        try runInstead(groups, active, group: 0, handler: 0, receiver, &message, original)
+      } else {
+        try original(&message)
+      }
+      for index in groups.indices where active & (1 << UInt64(index)) != 0 {
+        groups[index]._withUnsafeGuaranteedRef { group in
+          group.after.withUnsafeBufferPointer { handlers in
+            for handler in handlers { handler._withUnsafeGuaranteedRef { $0.body(receiver, message) } }
+          }
+        }
+      }
     }
   }
 }
 
-/// Runs the groups around `original`: every active group's `before`
-/// handlers, then the `instead` chain ending in `original`, then the
-/// `after` handlers. A group whose strategy already captured this message
-/// (a hooked subclass that reached its hooked superclass) is skipped.
-@inline(__always)
-func runCapture(
-  _ groups: [HandlerGroup],
-  _ receiver: RuntimeObject,
-  _ message: inout Message,
-  original: (inout Message) throws -> Void
-) throws {
-  var active: UInt64 = 0
-  for index in groups.indices where index < 64 {
-    if message.marks.insert(groups[index].strategyID) { active |= 1 << UInt64(index) }
-  }
-  if active == 0 {
-    try original(&message)
-    return
-  }
-  for index in groups.indices where active & (1 << UInt64(index)) != 0 {
-    for handler in groups[index].before { handler(receiver, message) }
-  }
-  try runInstead(groups, active, group: 0, handler: 0, receiver, &message, original)
-  for index in groups.indices where active & (1 << UInt64(index)) != 0 {
-    for handler in groups[index].after { handler(receiver, message) }
-  }
-}
-
 private func runInstead(
-  _ groups: [HandlerGroup],
+  _ groups: UnsafeBufferPointer<Unmanaged<HandlerGroup>>,
   _ active: UInt64,
   group: Int,
   handler: Int,
@@ -123,7 +178,8 @@ private func runInstead(
   var groupIndex = group
   var handlerIndex = handler
   while groupIndex < groups.count {
-    if active & (1 << UInt64(groupIndex)) != 0, handlerIndex < groups[groupIndex].instead.count { break }
+    let count = groups[groupIndex]._withUnsafeGuaranteedRef { $0.instead.count }
+    if active & (1 << UInt64(groupIndex)) != 0, handlerIndex < count { break }
     groupIndex += 1
     handlerIndex = 0
   }
@@ -131,8 +187,10 @@ private func runInstead(
     try original(&message)
     return
   }
-  let replacement = groups[groupIndex].instead[handlerIndex]
-  try replacement(receiver, &message) { next in
-    try runInstead(groups, active, group: groupIndex, handler: handlerIndex + 1, receiver, &next, original)
+  let replacement = groups[groupIndex]._withUnsafeGuaranteedRef { $0.instead[handlerIndex] }
+  try replacement._withUnsafeGuaranteedRef { box in
+    try box.body(receiver, &message) { next in
+      try runInstead(groups, active, group: groupIndex, handler: handlerIndex + 1, receiver, &next, original)
+    }
   }
 }

@@ -198,6 +198,12 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
     updateSpecials { $0.forwardingTarget = handler }
   }
 
+  func setUnretainedForwardingTarget(
+    _ handler: (@Sendable (RuntimeObject, Selector) -> Unmanaged<RuntimeObject>?)?
+  ) {
+    updateSpecials { $0.unretainedForwardingTarget = handler }
+  }
+
   /// Sets the class's slow forwarding hook (`forwardInvocation:`).
   ///
   /// - Parameter handler: Receives a reified ``MessageInvocation``.
@@ -278,7 +284,10 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
   @inline(__always)
   func dispatch(_ receiver: RuntimeObject, _ message: inout Message) throws {
     let handled = try cache.read { cache in
-      cache.isComplete ? try cache.invoke(receiver, &message) : false
+      guard cache.isComplete else { return false }
+      if try cache.invoke(receiver, &message) { return true }
+      try forward(receiver, &message, cache)
+      return true
     }
     if !handled { try dispatchSlow(receiver, &message) }
   }
@@ -286,7 +295,18 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
   private func dispatchSlow(_ receiver: RuntimeObject, _ message: inout Message) throws {
     let cache = completeCache()
     if try cache.invoke(receiver, &message) { return }
-    if let forwardingTarget = cache.specials.forwardingTarget,
+    try forward(receiver, &message, cache)
+  }
+
+  /// The forwarding steps after a complete cache missed: forwarding target,
+  /// then forward-invocation, then the unrecognised-selector error.
+  private func forward(_ receiver: RuntimeObject, _ message: inout Message, _ cache: MethodCache) throws {
+    if let fastTarget = cache.specials.unretainedForwardingTarget {
+      if let target = fastTarget(receiver, message.selector) {
+        try target._withUnsafeGuaranteedRef { try $0.dispatch(&message) }
+        return
+      }
+    } else if let forwardingTarget = cache.specials.forwardingTarget,
       let target = forwardingTarget(receiver, message.selector), target !== receiver
     {
       try target.dispatch(&message)

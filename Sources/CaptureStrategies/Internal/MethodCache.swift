@@ -10,6 +10,9 @@ final class MethodCache: Sendable {
   let mask: Int
   let keys: ContiguousArray<Int>
   let implementations: ContiguousArray<Implementation?>
+  /// The same implementations, unretained, for calls that must not touch
+  /// reference counts; `implementations` keeps them alive.
+  let unretained: ContiguousArray<Unmanaged<Implementation>?>
   let specials: SpecialMethods
 
   static let incomplete = MethodCache()
@@ -19,6 +22,7 @@ final class MethodCache: Sendable {
     mask = 0
     keys = [-1]
     implementations = [nil]
+    unretained = [nil]
     specials = SpecialMethods()
   }
 
@@ -38,6 +42,7 @@ final class MethodCache: Sendable {
     self.mask = mask
     self.keys = keys
     self.implementations = implementations
+    self.unretained = ContiguousArray(implementations.map { $0.map { Unmanaged.passUnretained($0) } })
     self.specials = specials
   }
 
@@ -55,8 +60,8 @@ final class MethodCache: Sendable {
         if key == -1 { return false }
         index = (index &+ 1) & mask
       }
-      try implementations.withUnsafeBufferPointer { implementations in
-        try implementations[index].unsafelyUnwrapped.body(receiver, &message)
+      try unretained.withUnsafeBufferPointer { implementations in
+        try implementations[index].unsafelyUnwrapped._withUnsafeGuaranteedRef { try $0.body(receiver, &message) }
       }
       return true
     }
@@ -78,6 +83,9 @@ final class MethodCache: Sendable {
 /// through the superclass chain when a cache is built.
 struct SpecialMethods: Sendable {
   var forwardingTarget: RuntimeClass.ForwardingTargetHandler?
+  /// The module's own forwarding-target hook (the capture proxy), which
+  /// returns its target without retaining it.
+  var unretainedForwardingTarget: (@Sendable (RuntimeObject, Selector) -> Unmanaged<RuntimeObject>?)?
   var forwardInvocation: RuntimeClass.ForwardInvocationHandler?
   var respondsToSelector: RuntimeClass.RespondsToSelectorHandler?
   var reportedClass: RuntimeClass.ReportedClassHandler?
@@ -86,6 +94,7 @@ struct SpecialMethods: Sendable {
   func overridden(by override: SpecialMethods) -> SpecialMethods {
     SpecialMethods(
       forwardingTarget: override.forwardingTarget ?? forwardingTarget,
+      unretainedForwardingTarget: override.unretainedForwardingTarget ?? unretainedForwardingTarget,
       forwardInvocation: override.forwardInvocation ?? forwardInvocation,
       respondsToSelector: override.respondsToSelector ?? respondsToSelector,
       reportedClass: override.reportedClass ?? reportedClass
