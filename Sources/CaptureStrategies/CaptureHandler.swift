@@ -132,7 +132,7 @@ final class GroupList: Sendable {
       var active: UInt64 = 0
       var hasInstead = false
       for index in groups.indices where index < 64 {
-        try groups[index]._withUnsafeGuaranteedRef { group in
+        groups[index]._withUnsafeGuaranteedRef { group in
           if message.marks.insert(group.strategyID) {
             active |= 1 << UInt64(index)
             hasInstead = hasInstead || !group.instead.isEmpty

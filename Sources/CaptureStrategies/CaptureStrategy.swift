@@ -17,7 +17,7 @@ import Synchronization
 ///   .after(ListHost.didSelectRow) { _, message in print("selected", message.anyArguments) }
 /// ])
 /// let installation = try tracker.install(on: delegate, host: host)
-/// try host.selectRow(at: IndexPath(row: 0, section: 0))
+/// try host.selectRow(at: IndexPath(indexes: [0, 0]))
 /// try installation.remove()
 /// ```
 ///

@@ -13,7 +13,7 @@ import Synchronization
 /// ```swift
 /// let host = ListHost()
 /// host.delegate = myDelegate
-/// try host.selectRow(at: IndexPath(row: 2, section: 0))
+/// try host.selectRow(at: IndexPath(indexes: [0, 2]))  // section 0, row 2
 /// ```
 public final class ListHost: Sendable {
   /// `listView:didSelectRowAtIndexPath:` — arguments `(ListHost, IndexPath)`, returns `Void`.

@@ -161,7 +161,7 @@ public final class ProxyInstallation: CaptureInstallation {
 /// A proxy's per-instance state, stored as its payload.
 final class ProxyState: Sendable {
   /// The forwardee, unretained; valid while `forwardeeAlive` is true.
-  nonisolated(unsafe) unowned(unsafe) let forwardeeReference: RuntimeObject
+  unowned(unsafe) let forwardeeReference: RuntimeObject
   let forwardeeAlive = Atomic<Bool>(true)
   let strategy: ProxyStrategy
   let capturing = Atomic<Bool>(true)

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// ```swift
 /// let delegate = RuntimeObject(class: delegateClass)
-/// let height: Double = try delegate.send(heightForRow, host, IndexPath(row: 0, section: 0))
+/// let height: Double = try delegate.send(heightForRow, host, IndexPath(indexes: [0, 0]))
 /// ```
 ///
 /// ## Thread safety
