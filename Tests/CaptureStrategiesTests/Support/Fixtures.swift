@@ -143,3 +143,12 @@ func countingHandlers(
 
 let row0 = IndexPath(indexes: [0, 0])
 let row3 = IndexPath(indexes: [1, 3])
+
+/// A counter that many threads may bump.
+final class AtomicCounter: Sendable {
+  private let storage = Atomic<Int>(0)
+
+  func increment() { storage.add(1, ordering: .relaxed) }
+  func reset() { storage.store(0, ordering: .relaxed) }
+  var value: Int { storage.load(ordering: .relaxed) }
+}
