@@ -18,9 +18,10 @@ public struct CaptureHandler: Sendable {
   /// Observes a message without changing it.
   public typealias Observer = @Sendable (_ receiver: RuntimeObject, _ message: borrowing Message) -> Void
   /// Wraps the original call: call `proceed` to run it.
-  public typealias Replacement = @Sendable (
-    _ receiver: RuntimeObject, _ message: inout Message, _ proceed: (inout Message) throws -> Void
-  ) throws -> Void
+  public typealias Replacement =
+    @Sendable (
+      _ receiver: RuntimeObject, _ message: inout Message, _ proceed: (inout Message) throws -> Void
+    ) throws -> Void
 
   /// The captured selector.
   public let selector: Selector

@@ -234,7 +234,8 @@ private func makeProxyClass() -> RuntimeClass {
   cls.setForwardInvocation { proxy, invocation in
     guard let state = proxy.payload(as: ProxyState.self) else { return }
     let selector = invocation.selector
-    let groups = state.captures(selector) ? state.strategy.groups[selector] ?? ProxyStrategy.noGroups : ProxyStrategy.noGroups
+    let groups =
+      state.captures(selector) ? state.strategy.groups[selector] ?? ProxyStrategy.noGroups : ProxyStrategy.noGroups
     let forwardee = state.forwardee
     try invocation.withMessage { message in
       try groups.run(proxy, &message) { message in

@@ -21,12 +21,14 @@ import Synchronization
 public final class RuntimeClass: Sendable, CustomStringConvertible {
   /// Answers which object should receive a selector the class does not
   /// implement, or `nil` to continue to forward-invocation.
-  public typealias ForwardingTargetHandler = @Sendable (_ receiver: RuntimeObject, _ selector: Selector) ->
+  public typealias ForwardingTargetHandler =
+    @Sendable (_ receiver: RuntimeObject, _ selector: Selector) ->
     RuntimeObject?
   /// Handles a message no implementation and no forwarding target took.
-  public typealias ForwardInvocationHandler = @Sendable (
-    _ receiver: RuntimeObject, _ invocation: MessageInvocation
-  ) throws -> Void
+  public typealias ForwardInvocationHandler =
+    @Sendable (
+      _ receiver: RuntimeObject, _ invocation: MessageInvocation
+    ) throws -> Void
   /// Overrides ``RuntimeObject/responds(to:)``.
   public typealias RespondsToSelectorHandler = @Sendable (_ receiver: RuntimeObject, _ selector: Selector) -> Bool
   /// Overrides ``RuntimeObject/reportedClass``.

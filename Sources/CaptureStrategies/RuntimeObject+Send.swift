@@ -99,12 +99,16 @@ extension RuntimeObject {
   ///   or types do not match, or what the implementation throws.
   @inlinable
   public func send<A, B, R>(_ selector: Selector, _ a: A, _ b: B) throws -> R {
-    try withUnsafePointer(to: a) { pa in try withUnsafePointer(to: b) { pb in
-      var frame = ((A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)))
-      return try withUnsafePointer(to: &frame) { frame in
-        try sendMessage(selector, argumentCount: 2, arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: R.self)
+    try withUnsafePointer(to: a) { pa in
+      try withUnsafePointer(to: b) { pb in
+        var frame = ((A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)))
+        return try withUnsafePointer(to: &frame) { frame in
+          try sendMessage(
+            selector, argumentCount: 2, arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self),
+            returning: R.self)
+        }
       }
-    } }
+    }
   }
 
   /// Sends `selector` with 2 arguments, expecting no result.
@@ -117,12 +121,16 @@ extension RuntimeObject {
   ///   or types do not match, or what the implementation throws.
   @inlinable
   public func send<A, B>(_ selector: Selector, _ a: A, _ b: B) throws {
-    try withUnsafePointer(to: a) { pa in try withUnsafePointer(to: b) { pb in
-      var frame = ((A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)))
-      return try withUnsafePointer(to: &frame) { frame in
-        try sendMessage(selector, argumentCount: 2, arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: Void.self)
+    try withUnsafePointer(to: a) { pa in
+      try withUnsafePointer(to: b) { pb in
+        var frame = ((A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)))
+        return try withUnsafePointer(to: &frame) { frame in
+          try sendMessage(
+            selector, argumentCount: 2, arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self),
+            returning: Void.self)
+        }
       }
-    } }
+    }
   }
 
   /// Sends `selector` with 3 arguments and returns its result.
@@ -145,12 +153,21 @@ extension RuntimeObject {
   ///   or types do not match, or what the implementation throws.
   @inlinable
   public func send<A, B, C, R>(_ selector: Selector, _ a: A, _ b: B, _ c: C) throws -> R {
-    try withUnsafePointer(to: a) { pa in try withUnsafePointer(to: b) { pb in try withUnsafePointer(to: c) { pc in
-      var frame = ((A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)), (C.self as Any.Type, UnsafeRawPointer(pc)))
-      return try withUnsafePointer(to: &frame) { frame in
-        try sendMessage(selector, argumentCount: 3, arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: R.self)
+    try withUnsafePointer(to: a) { pa in
+      try withUnsafePointer(to: b) { pb in
+        try withUnsafePointer(to: c) { pc in
+          var frame = (
+            (A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)),
+            (C.self as Any.Type, UnsafeRawPointer(pc))
+          )
+          return try withUnsafePointer(to: &frame) { frame in
+            try sendMessage(
+              selector, argumentCount: 3,
+              arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: R.self)
+          }
+        }
       }
-    } } }
+    }
   }
 
   /// Sends `selector` with 3 arguments, expecting no result.
@@ -164,12 +181,21 @@ extension RuntimeObject {
   ///   or types do not match, or what the implementation throws.
   @inlinable
   public func send<A, B, C>(_ selector: Selector, _ a: A, _ b: B, _ c: C) throws {
-    try withUnsafePointer(to: a) { pa in try withUnsafePointer(to: b) { pb in try withUnsafePointer(to: c) { pc in
-      var frame = ((A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)), (C.self as Any.Type, UnsafeRawPointer(pc)))
-      return try withUnsafePointer(to: &frame) { frame in
-        try sendMessage(selector, argumentCount: 3, arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: Void.self)
+    try withUnsafePointer(to: a) { pa in
+      try withUnsafePointer(to: b) { pb in
+        try withUnsafePointer(to: c) { pc in
+          var frame = (
+            (A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)),
+            (C.self as Any.Type, UnsafeRawPointer(pc))
+          )
+          return try withUnsafePointer(to: &frame) { frame in
+            try sendMessage(
+              selector, argumentCount: 3,
+              arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: Void.self)
+          }
+        }
       }
-    } } }
+    }
   }
 
   /// Sends `selector` with 4 arguments and returns its result.
@@ -193,12 +219,23 @@ extension RuntimeObject {
   ///   or types do not match, or what the implementation throws.
   @inlinable
   public func send<A, B, C, D, R>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D) throws -> R {
-    try withUnsafePointer(to: a) { pa in try withUnsafePointer(to: b) { pb in try withUnsafePointer(to: c) { pc in try withUnsafePointer(to: d) { pd in
-      var frame = ((A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)), (C.self as Any.Type, UnsafeRawPointer(pc)), (D.self as Any.Type, UnsafeRawPointer(pd)))
-      return try withUnsafePointer(to: &frame) { frame in
-        try sendMessage(selector, argumentCount: 4, arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: R.self)
+    try withUnsafePointer(to: a) { pa in
+      try withUnsafePointer(to: b) { pb in
+        try withUnsafePointer(to: c) { pc in
+          try withUnsafePointer(to: d) { pd in
+            var frame = (
+              (A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)),
+              (C.self as Any.Type, UnsafeRawPointer(pc)), (D.self as Any.Type, UnsafeRawPointer(pd))
+            )
+            return try withUnsafePointer(to: &frame) { frame in
+              try sendMessage(
+                selector, argumentCount: 4,
+                arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: R.self)
+            }
+          }
+        }
       }
-    } } } }
+    }
   }
 
   /// Sends `selector` with 4 arguments, expecting no result.
@@ -213,12 +250,23 @@ extension RuntimeObject {
   ///   or types do not match, or what the implementation throws.
   @inlinable
   public func send<A, B, C, D>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D) throws {
-    try withUnsafePointer(to: a) { pa in try withUnsafePointer(to: b) { pb in try withUnsafePointer(to: c) { pc in try withUnsafePointer(to: d) { pd in
-      var frame = ((A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)), (C.self as Any.Type, UnsafeRawPointer(pc)), (D.self as Any.Type, UnsafeRawPointer(pd)))
-      return try withUnsafePointer(to: &frame) { frame in
-        try sendMessage(selector, argumentCount: 4, arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: Void.self)
+    try withUnsafePointer(to: a) { pa in
+      try withUnsafePointer(to: b) { pb in
+        try withUnsafePointer(to: c) { pc in
+          try withUnsafePointer(to: d) { pd in
+            var frame = (
+              (A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)),
+              (C.self as Any.Type, UnsafeRawPointer(pc)), (D.self as Any.Type, UnsafeRawPointer(pd))
+            )
+            return try withUnsafePointer(to: &frame) { frame in
+              try sendMessage(
+                selector, argumentCount: 4,
+                arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: Void.self)
+            }
+          }
+        }
       }
-    } } } }
+    }
   }
 
   /// Sends `selector` with 5 arguments and returns its result.
@@ -243,12 +291,26 @@ extension RuntimeObject {
   ///   or types do not match, or what the implementation throws.
   @inlinable
   public func send<A, B, C, D, E, R>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E) throws -> R {
-    try withUnsafePointer(to: a) { pa in try withUnsafePointer(to: b) { pb in try withUnsafePointer(to: c) { pc in try withUnsafePointer(to: d) { pd in try withUnsafePointer(to: e) { pe in
-      var frame = ((A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)), (C.self as Any.Type, UnsafeRawPointer(pc)), (D.self as Any.Type, UnsafeRawPointer(pd)), (E.self as Any.Type, UnsafeRawPointer(pe)))
-      return try withUnsafePointer(to: &frame) { frame in
-        try sendMessage(selector, argumentCount: 5, arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: R.self)
+    try withUnsafePointer(to: a) { pa in
+      try withUnsafePointer(to: b) { pb in
+        try withUnsafePointer(to: c) { pc in
+          try withUnsafePointer(to: d) { pd in
+            try withUnsafePointer(to: e) { pe in
+              var frame = (
+                (A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)),
+                (C.self as Any.Type, UnsafeRawPointer(pc)), (D.self as Any.Type, UnsafeRawPointer(pd)),
+                (E.self as Any.Type, UnsafeRawPointer(pe))
+              )
+              return try withUnsafePointer(to: &frame) { frame in
+                try sendMessage(
+                  selector, argumentCount: 5,
+                  arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: R.self)
+              }
+            }
+          }
+        }
       }
-    } } } } }
+    }
   }
 
   /// Sends `selector` with 5 arguments, expecting no result.
@@ -264,12 +326,26 @@ extension RuntimeObject {
   ///   or types do not match, or what the implementation throws.
   @inlinable
   public func send<A, B, C, D, E>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E) throws {
-    try withUnsafePointer(to: a) { pa in try withUnsafePointer(to: b) { pb in try withUnsafePointer(to: c) { pc in try withUnsafePointer(to: d) { pd in try withUnsafePointer(to: e) { pe in
-      var frame = ((A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)), (C.self as Any.Type, UnsafeRawPointer(pc)), (D.self as Any.Type, UnsafeRawPointer(pd)), (E.self as Any.Type, UnsafeRawPointer(pe)))
-      return try withUnsafePointer(to: &frame) { frame in
-        try sendMessage(selector, argumentCount: 5, arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: Void.self)
+    try withUnsafePointer(to: a) { pa in
+      try withUnsafePointer(to: b) { pb in
+        try withUnsafePointer(to: c) { pc in
+          try withUnsafePointer(to: d) { pd in
+            try withUnsafePointer(to: e) { pe in
+              var frame = (
+                (A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)),
+                (C.self as Any.Type, UnsafeRawPointer(pc)), (D.self as Any.Type, UnsafeRawPointer(pd)),
+                (E.self as Any.Type, UnsafeRawPointer(pe))
+              )
+              return try withUnsafePointer(to: &frame) { frame in
+                try sendMessage(
+                  selector, argumentCount: 5,
+                  arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: Void.self)
+              }
+            }
+          }
+        }
       }
-    } } } } }
+    }
   }
 
   /// Sends `selector` with 6 arguments and returns its result.
@@ -294,13 +370,31 @@ extension RuntimeObject {
   /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector
   ///   or types do not match, or what the implementation throws.
   @inlinable
-  public func send<A, B, C, D, E, F, R>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) throws -> R {
-    try withUnsafePointer(to: a) { pa in try withUnsafePointer(to: b) { pb in try withUnsafePointer(to: c) { pc in try withUnsafePointer(to: d) { pd in try withUnsafePointer(to: e) { pe in try withUnsafePointer(to: f) { pf in
-      var frame = ((A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)), (C.self as Any.Type, UnsafeRawPointer(pc)), (D.self as Any.Type, UnsafeRawPointer(pd)), (E.self as Any.Type, UnsafeRawPointer(pe)), (F.self as Any.Type, UnsafeRawPointer(pf)))
-      return try withUnsafePointer(to: &frame) { frame in
-        try sendMessage(selector, argumentCount: 6, arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: R.self)
+  public func send<A, B, C, D, E, F, R>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) throws
+    -> R
+  {
+    try withUnsafePointer(to: a) { pa in
+      try withUnsafePointer(to: b) { pb in
+        try withUnsafePointer(to: c) { pc in
+          try withUnsafePointer(to: d) { pd in
+            try withUnsafePointer(to: e) { pe in
+              try withUnsafePointer(to: f) { pf in
+                var frame = (
+                  (A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)),
+                  (C.self as Any.Type, UnsafeRawPointer(pc)), (D.self as Any.Type, UnsafeRawPointer(pd)),
+                  (E.self as Any.Type, UnsafeRawPointer(pe)), (F.self as Any.Type, UnsafeRawPointer(pf))
+                )
+                return try withUnsafePointer(to: &frame) { frame in
+                  try sendMessage(
+                    selector, argumentCount: 6,
+                    arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: R.self)
+                }
+              }
+            }
+          }
+        }
       }
-    } } } } } }
+    }
   }
 
   /// Sends `selector` with 6 arguments, expecting no result.
@@ -317,12 +411,29 @@ extension RuntimeObject {
   ///   or types do not match, or what the implementation throws.
   @inlinable
   public func send<A, B, C, D, E, F>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) throws {
-    try withUnsafePointer(to: a) { pa in try withUnsafePointer(to: b) { pb in try withUnsafePointer(to: c) { pc in try withUnsafePointer(to: d) { pd in try withUnsafePointer(to: e) { pe in try withUnsafePointer(to: f) { pf in
-      var frame = ((A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)), (C.self as Any.Type, UnsafeRawPointer(pc)), (D.self as Any.Type, UnsafeRawPointer(pd)), (E.self as Any.Type, UnsafeRawPointer(pe)), (F.self as Any.Type, UnsafeRawPointer(pf)))
-      return try withUnsafePointer(to: &frame) { frame in
-        try sendMessage(selector, argumentCount: 6, arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: Void.self)
+    try withUnsafePointer(to: a) { pa in
+      try withUnsafePointer(to: b) { pb in
+        try withUnsafePointer(to: c) { pc in
+          try withUnsafePointer(to: d) { pd in
+            try withUnsafePointer(to: e) { pe in
+              try withUnsafePointer(to: f) { pf in
+                var frame = (
+                  (A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)),
+                  (C.self as Any.Type, UnsafeRawPointer(pc)), (D.self as Any.Type, UnsafeRawPointer(pd)),
+                  (E.self as Any.Type, UnsafeRawPointer(pe)), (F.self as Any.Type, UnsafeRawPointer(pf))
+                )
+                return try withUnsafePointer(to: &frame) { frame in
+                  try sendMessage(
+                    selector, argumentCount: 6,
+                    arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: Void.self
+                  )
+                }
+              }
+            }
+          }
+        }
       }
-    } } } } } }
+    }
   }
 
   @inlinable

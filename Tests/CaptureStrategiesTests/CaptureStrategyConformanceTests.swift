@@ -41,7 +41,9 @@ struct CompositionCase: Sendable, CustomStringConvertible {
 @Suite struct CaptureStrategyConformanceTests {
   // MARK: Forwarding
 
-  @Test("every call reaches the original once with its arguments; return values unchanged", arguments: CaptureStrategyKind.allCases)
+  @Test(
+    "every call reaches the original once with its arguments; return values unchanged",
+    arguments: CaptureStrategyKind.allCases)
   func forwardsEveryArityAndTypeUnchanged(kind: CaptureStrategyKind) throws {
     let h = try Harness()
     let installation = try kind.makeStrategy(handlers: countingHandlers(h.log, tag: "capture"))
@@ -131,7 +133,9 @@ struct CompositionCase: Sendable, CustomStringConvertible {
 
   // MARK: Install and remove
 
-  @Test("remove restores the previous behaviour; a second remove reports nothing removed", arguments: CaptureStrategyKind.allCases)
+  @Test(
+    "remove restores the previous behaviour; a second remove reports nothing removed",
+    arguments: CaptureStrategyKind.allCases)
   func removeRestoresPreviousBehaviour(kind: CaptureStrategyKind) throws {
     let h = try Harness()
     let methodsBefore = h.cls.methodList
@@ -171,7 +175,9 @@ struct CompositionCase: Sendable, CustomStringConvertible {
 
   // MARK: Composition with another library
 
-  @Test("composes with another library's hook in every install and removal order", arguments: CaptureStrategyKind.allCases, CompositionCase.all)
+  @Test(
+    "composes with another library's hook in every install and removal order", arguments: CaptureStrategyKind.allCases,
+    CompositionCase.all)
   func composesWithAnotherLibrary(kind: CaptureStrategyKind, composition: CompositionCase) throws {
     let h = try Harness()
     let strategy = kind.makeStrategy(handlers: [.before(Sel.didSelect) { _, _ in h.log.record("ours") }])
@@ -179,9 +185,11 @@ struct CompositionCase: Sendable, CustomStringConvertible {
     var theirs: (any ForeignHook)?
     if composition.oursFirst {
       ours = try strategy.install(on: h.delegate, host: h.host)
-      theirs = try installForeign(composition.foreign, on: h.delegate, host: h.host, selector: Sel.didSelect, log: h.log)
+      theirs = try installForeign(
+        composition.foreign, on: h.delegate, host: h.host, selector: Sel.didSelect, log: h.log)
     } else {
-      theirs = try installForeign(composition.foreign, on: h.delegate, host: h.host, selector: Sel.didSelect, log: h.log)
+      theirs = try installForeign(
+        composition.foreign, on: h.delegate, host: h.host, selector: Sel.didSelect, log: h.log)
       ours = try strategy.install(on: h.delegate, host: h.host)
     }
     var oursActive = true
@@ -198,7 +206,8 @@ struct CompositionCase: Sendable, CustomStringConvertible {
     // The lower hook cannot be taken out from under a hook of the same
     // mechanism; our proxy degrades to a pass-through instead of refusing.
     let sameMechanism =
-      (kind, composition.foreign) == (.wrapping, .swizzle) || (kind, composition.foreign) == (.dynamicSubclass, .isaSwizzle)
+      (kind, composition.foreign) == (.wrapping, .swizzle)
+      || (kind, composition.foreign) == (.dynamicSubclass, .isaSwizzle)
       || (kind, composition.foreign) == (.proxy, .proxy)
     let removingLowerFirst = composition.oursFirst == composition.removeOursFirst
     let expectRefusal = sameMechanism && removingLowerFirst && !(kind == .proxy && composition.removeOursFirst)
@@ -243,7 +252,8 @@ struct CompositionCase: Sendable, CustomStringConvertible {
 
   // MARK: Hierarchy
 
-  @Test("hooking a subclass leaves the superclass and sibling classes untouched", arguments: CaptureStrategyKind.allCases)
+  @Test(
+    "hooking a subclass leaves the superclass and sibling classes untouched", arguments: CaptureStrategyKind.allCases)
   func inheritedMethodLeavesSuperclassAndSiblings(kind: CaptureStrategyKind) throws {
     let log = CallLog()
     let base = try makeDelegateClass("Base", log: log)
@@ -273,7 +283,9 @@ struct CompositionCase: Sendable, CustomStringConvertible {
     #expect(subObject.realClass === sub)
   }
 
-  @Test("superclass and subclass both hooked, reverted in either order", arguments: CaptureStrategyKind.allCases, [true, false])
+  @Test(
+    "superclass and subclass both hooked, reverted in either order", arguments: CaptureStrategyKind.allCases,
+    [true, false])
   func superclassAndSubclassBothHooked(kind: CaptureStrategyKind, removeSuperclassFirst: Bool) throws {
     let log = CallLog()
     let base = try makeDelegateClass("Base", log: log)
@@ -348,7 +360,8 @@ struct CompositionCase: Sendable, CustomStringConvertible {
 
   // MARK: Leaks
 
-  @Test("hooked objects, generated classes and proxies are freed", arguments: CaptureStrategyKind.allCases, [true, false])
+  @Test(
+    "hooked objects, generated classes and proxies are freed", arguments: CaptureStrategyKind.allCases, [true, false])
   func nothingLeaks(kind: CaptureStrategyKind, removeBeforeRelease: Bool) throws {
     weak var weakDelegate: RuntimeObject?
     weak var weakHost: ListHost?

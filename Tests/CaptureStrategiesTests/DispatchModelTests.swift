@@ -73,16 +73,23 @@ import Testing
 
   @Test func typeErrorsAreTypedAndNeverCrash() throws {
     let object = RuntimeObject(class: try makeDelegateClass(log: log))
-    #expect(throws: CaptureStrategiesError.argumentTypeMismatch(selector: "scale:", index: 0, expected: "Swift.Double", actual: "Swift.Int")) {
+    #expect(
+      throws: CaptureStrategiesError.argumentTypeMismatch(
+        selector: "scale:", index: 0, expected: "Swift.Double", actual: "Swift.Int")
+    ) {
       _ = try object.send(Sel.scale, 2) as Double
     }
-    #expect(throws: CaptureStrategiesError.returnTypeMismatch(selector: "answer", expected: "Swift.String", actual: "Swift.Int")) {
+    #expect(
+      throws: CaptureStrategiesError.returnTypeMismatch(
+        selector: "answer", expected: "Swift.String", actual: "Swift.Int")
+    ) {
       _ = try object.send(Sel.answer) as String
     }
     #expect(throws: CaptureStrategiesError.argumentIndexOutOfRange(selector: "scale:", index: 0, count: 0)) {
       _ = try object.send(Sel.scale) as Double
     }
-    #expect(throws: CaptureStrategiesError.unrecognizedSelector(selector: "missing:", className: object.realClass.name)) {
+    #expect(throws: CaptureStrategiesError.unrecognizedSelector(selector: "missing:", className: object.realClass.name))
+    {
       try object.send(Selector("missing:"), 1)
     }
     let silent = try Runtime.makeClass(

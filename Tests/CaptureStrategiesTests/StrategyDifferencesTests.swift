@@ -187,8 +187,10 @@ import Testing
   @Test func twoWrappingStrategiesShareOneWrapperAndRemoveInAnyOrder() throws {
     let h = try Harness()
     let original = h.cls.ownImplementation(for: Sel.didSelect)
-    let a = try WrappingStrategy(handlers: [.before(Sel.didSelect) { _, _ in h.log.record("a") }]).install(on: h.delegate)
-    let b = try WrappingStrategy(handlers: [.before(Sel.didSelect) { _, _ in h.log.record("b") }]).install(on: h.delegate)
+    let a = try WrappingStrategy(handlers: [.before(Sel.didSelect) { _, _ in h.log.record("a") }]).install(
+      on: h.delegate)
+    let b = try WrappingStrategy(handlers: [.before(Sel.didSelect) { _, _ in h.log.record("b") }]).install(
+      on: h.delegate)
     try h.host.selectRow(at: row0)
     #expect(h.log.all == ["a", "b", "original.didSelect[0,0]"])
     try a.remove()

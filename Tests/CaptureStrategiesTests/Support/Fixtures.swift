@@ -90,7 +90,8 @@ func delegateMethods(log: CallLog, tag: String) -> [Selector: Implementation] {
       log.record("\(tag).join")
       return a + b + c
     },
-    Sel.makeRow: Implementation { (_: RuntimeObject, section: Int, row: Int, title: String, suffix: String) -> RowInfo in
+    Sel.makeRow: Implementation {
+      (_: RuntimeObject, section: Int, row: Int, title: String, suffix: String) -> RowInfo in
       log.record("\(tag).makeRow")
       return RowInfo(section: section, row: row, title: title + suffix)
     },
