@@ -1,7 +1,7 @@
 import DelegateProxyKit
 
 /// One piece of code a capture strategy runs when a captured message is
-/// sent, at a ``HookPosition``.
+/// sent, at a `HookPosition` (DelegateProxyKit).
 ///
 /// `before` and `after` handlers observe the message (an `after` handler can
 /// read the return value); an `instead` handler decides whether and how the

@@ -3,7 +3,7 @@ import Synchronization
 /// An object in the dispatch model: a changeable class pointer (`isa`), an
 /// optional immutable payload, and associated objects.
 ///
-/// Send messages with the ``send(_:)`` family. The object keeps its class
+/// Send messages with the `send(_:…)` family (one overload per arity, 0 to 6 arguments, typed result or `Void`). The object keeps its class
 /// alive; ``setClass(_:)`` swaps it, as `object_setClass` does.
 ///
 /// ```swift
