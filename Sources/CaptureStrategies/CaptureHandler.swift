@@ -87,9 +87,22 @@ final class HandlerGroup: Sendable {
   private let owned: [any AnyObject & Sendable]
 
   init(strategyID: Int, handlers: [CaptureHandler]) {
-    let before = handlers.filter { $0.position == .before }.compactMap(\.observer).map(ObserverBox.init)
-    let instead = handlers.compactMap(\.replacement).map(ReplacementBox.init)
-    let after = handlers.filter { $0.position == .after }.compactMap(\.observer).map(ObserverBox.init)
+    // Boxes are made straight from each handler's property: routing the
+    // closures through a generic `[Observer]` first would store them at the
+    // generic abstraction and add reabstraction thunks to every call.
+    var before: [ObserverBox] = []
+    var instead: [ReplacementBox] = []
+    var after: [ObserverBox] = []
+    for handler in handlers {
+      if let observer = handler.observer {
+        if handler.position == .after {
+          after.append(ObserverBox(observer))
+        } else {
+          before.append(ObserverBox(observer))
+        }
+      }
+      if let replacement = handler.replacement { instead.append(ReplacementBox(replacement)) }
+    }
     self.strategyID = strategyID
     self.before = ContiguousArray(before.map { Unmanaged.passUnretained($0) })
     self.instead = ContiguousArray(instead.map { Unmanaged.passUnretained($0) })

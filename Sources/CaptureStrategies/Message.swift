@@ -65,19 +65,37 @@ public struct Message {
   ///   or ``CaptureStrategiesError/argumentTypeMismatch(selector:index:expected:actual:)``.
   @inlinable
   public func argument<T>(_ index: Int, as type: T.Type = T.self) throws(CaptureStrategiesError) -> T {
+    guard index >= 0, index < argumentCount, arguments[index].type == T.self else {
+      throw argumentError(index, expected: T.self)
+    }
+    return arguments[index].pointer.unsafelyUnwrapped.assumingMemoryBound(to: T.self).pointee
+  }
+
+  /// The error for a failed ``argument(_:as:)`` (kept out of line so the
+  /// typed fast path stays small).
+  @usableFromInline
+  @inline(never)
+  func argumentError(_ index: Int, expected: Any.Type) -> CaptureStrategiesError {
     guard index >= 0, index < argumentCount else {
-      throw .argumentIndexOutOfRange(selector: selector.name, index: index, count: argumentCount)
+      return .argumentIndexOutOfRange(selector: selector.name, index: index, count: argumentCount)
     }
-    let entry = slot(index)
-    guard entry.type == T.self else {
-      throw .argumentTypeMismatch(
-        selector: selector.name,
-        index: index,
-        expected: String(reflecting: T.self),
-        actual: String(reflecting: entry.type)
-      )
-    }
-    return entry.pointer.assumingMemoryBound(to: T.self).pointee
+    return .argumentTypeMismatch(
+      selector: selector.name,
+      index: index,
+      expected: String(reflecting: expected),
+      actual: String(reflecting: slot(index).type)
+    )
+  }
+
+  /// The error for a failed ``setReturnValue(_:)``.
+  @usableFromInline
+  @inline(never)
+  func returnTypeError(actual: Any.Type) -> CaptureStrategiesError {
+    .returnTypeMismatch(
+      selector: selector.name,
+      expected: String(reflecting: returnType),
+      actual: String(reflecting: actual)
+    )
   }
 
   /// Reads argument `index` as `Any`, whatever its type.
@@ -107,13 +125,7 @@ public struct Message {
   ///   when `T` is not ``returnType``.
   @inlinable
   public mutating func setReturnValue<T>(_ value: T) throws(CaptureStrategiesError) {
-    guard T.self == returnType else {
-      throw .returnTypeMismatch(
-        selector: selector.name,
-        expected: String(reflecting: returnType),
-        actual: String(reflecting: T.self)
-      )
-    }
+    guard T.self == returnType else { throw returnTypeError(actual: T.self) }
     let typed = returnSlot.assumingMemoryBound(to: T.self)
     if returnIsSet {
       typed.pointee = value

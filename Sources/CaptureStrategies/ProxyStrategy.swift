@@ -32,7 +32,9 @@ public final class ProxyStrategy: CaptureStrategy {
   public let handlers: [CaptureHandler]
   let id = makeStrategyID()
   let groups: [Selector: GroupList]
-  let capturedIDs: [Bool]
+  /// Which selector ids are captured; immutable after `init`, freed in
+  /// `deinit`, so reading it from any thread is safe.
+  nonisolated(unsafe) let capturedIDs: UnsafeMutableBufferPointer<Bool>
   static let noGroups = GroupList([])
 
   /// Creates a strategy that runs `handlers`.
@@ -42,9 +44,14 @@ public final class ProxyStrategy: CaptureStrategy {
     self.handlers = handlers
     let groups = HandlerGroup.make(strategyID: id, handlers: handlers).mapValues { GroupList([$0]) }
     self.groups = groups
-    var captured = [Bool](repeating: false, count: (groups.keys.map(\.id).max() ?? -1) + 1)
+    let captured = UnsafeMutableBufferPointer<Bool>.allocate(capacity: (groups.keys.map(\.id).max() ?? -1) + 1)
+    captured.initialize(repeating: false)
     for selector in groups.keys { captured[selector.id] = true }
     self.capturedIDs = captured
+  }
+
+  deinit {
+    capturedIDs.deallocate()
   }
 
   /// The root class every capture proxy is an instance of.
@@ -189,8 +196,10 @@ final class ProxyState: Sendable {
 
   @inline(__always)
   func captures(_ selector: Selector) -> Bool {
-    let captured = strategy.capturedIDs
-    return selector.id < captured.count && captured[selector.id] && capturing.load(ordering: .relaxed)
+    Unmanaged.passUnretained(strategy)._withUnsafeGuaranteedRef { strategy in
+      let captured = strategy.capturedIDs
+      return selector.id < captured.count && captured[selector.id] && capturing.load(ordering: .relaxed)
+    }
   }
 }
 
@@ -226,10 +235,10 @@ private func makeProxyClass() -> RuntimeClass {
   }
   let cls = allocated!
   cls.setUnretainedForwardingTarget { proxy, selector in
-    guard let state = proxy.payload(as: ProxyState.self), !state.captures(selector),
-      state.forwardeeAlive.load(ordering: .acquiring)
-    else { return nil }
-    return Unmanaged.passUnretained(state.forwardeeReference)
+    proxy.withPayload(as: ProxyState.self) { state in
+      guard !state.captures(selector), state.forwardeeAlive.load(ordering: .acquiring) else { return nil }
+      return Unmanaged.passUnretained(state.forwardeeReference)
+    } ?? nil
   }
   cls.setForwardInvocation { proxy, invocation in
     guard let state = proxy.payload(as: ProxyState.self) else { return }

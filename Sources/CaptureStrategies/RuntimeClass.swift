@@ -201,9 +201,10 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
   }
 
   func setUnretainedForwardingTarget(
-    _ handler: (@Sendable (RuntimeObject, Selector) -> Unmanaged<RuntimeObject>?)?
+    _ handler: @escaping @Sendable (RuntimeObject, Selector) -> Unmanaged<RuntimeObject>?
   ) {
-    updateSpecials { $0.unretainedForwardingTarget = handler }
+    let box = UnretainedForwardingTarget(handler)
+    updateSpecials { $0.unretainedForwardingTarget = box }
   }
 
   /// Sets the class's slow forwarding hook (`forwardInvocation:`).
@@ -303,8 +304,9 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
   /// The forwarding steps after a complete cache missed: forwarding target,
   /// then forward-invocation, then the unrecognised-selector error.
   private func forward(_ receiver: RuntimeObject, _ message: inout Message, _ cache: MethodCache) throws {
-    if let fastTarget = cache.specials.unretainedForwardingTarget {
-      if let target = fastTarget(receiver, message.selector) {
+    if let fastTarget = cache.fastForwardingTarget {
+      let target = fastTarget._withUnsafeGuaranteedRef { $0.body(receiver, message.selector) }
+      if let target {
         try target._withUnsafeGuaranteedRef { try $0.dispatch(&message) }
         return
       }

@@ -24,6 +24,9 @@ public final class RuntimeObject: Sendable {
   /// Immutable per-object storage for implementations (this model's
   /// instance variables), fixed at creation.
   public let payload: (any AnyObject & Sendable)?
+  /// `payload`, unretained, for the forwarding path; `payload` keeps it
+  /// alive and it never changes, so reading it from any thread is safe.
+  private nonisolated(unsafe) let payloadReference: Unmanaged<AnyObject>?
 
   /// Creates an instance of `cls`.
   ///
@@ -34,6 +37,7 @@ public final class RuntimeObject: Sendable {
   public init(class cls: RuntimeClass, payload: (any AnyObject & Sendable)? = nil) {
     isa = Atomic(Unmanaged.passRetained(cls))
     self.payload = payload
+    self.payloadReference = payload.map { Unmanaged.passUnretained($0 as AnyObject) }
     cls.instanceCounter.add(1, ordering: .relaxed)
   }
 
@@ -90,6 +94,17 @@ public final class RuntimeObject: Sendable {
   public func payload<T: AnyObject>(as type: T.Type) -> T? {
     guard let payload, ObjectIdentifier(Swift.type(of: payload)) == ObjectIdentifier(T.self) else { return nil }
     return unsafeDowncast(payload, to: T.self)
+  }
+
+  /// Calls `body` with the payload as `T` without retaining it, or returns
+  /// `nil` when the payload is not exactly a `T`.
+  @inline(__always)
+  func withPayload<T: AnyObject, Result>(as type: T.Type, _ body: (T) -> Result) -> Result? {
+    guard let payloadReference else { return nil }
+    return payloadReference._withUnsafeGuaranteedRef { payload in
+      guard ObjectIdentifier(Swift.type(of: payload)) == ObjectIdentifier(T.self) else { return nil }
+      return body(unsafeDowncast(payload, to: T.self))
+    }
   }
 
   /// Delivers `message` through the object's class: cache, superclass

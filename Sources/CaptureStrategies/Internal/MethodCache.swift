@@ -14,6 +14,9 @@ final class MethodCache: Sendable {
   /// reference counts; `implementations` keeps them alive.
   let unretained: ContiguousArray<Unmanaged<Implementation>?>
   let specials: SpecialMethods
+  /// `specials.unretainedForwardingTarget`, unretained (the send path reads
+  /// it without copying `specials`).
+  let fastForwardingTarget: Unmanaged<UnretainedForwardingTarget>?
 
   static let incomplete = MethodCache()
 
@@ -24,6 +27,7 @@ final class MethodCache: Sendable {
     implementations = [nil]
     unretained = [nil]
     specials = SpecialMethods()
+    fastForwardingTarget = nil
   }
 
   init(methods: [Selector: Implementation], specials: SpecialMethods) {
@@ -44,6 +48,7 @@ final class MethodCache: Sendable {
     self.implementations = implementations
     self.unretained = ContiguousArray(implementations.map { $0.map { Unmanaged.passUnretained($0) } })
     self.specials = specials
+    self.fastForwardingTarget = specials.unretainedForwardingTarget.map { Unmanaged.passUnretained($0) }
   }
 
   /// Calls the implementation of `message.selector`, if the table has one.
@@ -85,7 +90,7 @@ struct SpecialMethods: Sendable {
   var forwardingTarget: RuntimeClass.ForwardingTargetHandler?
   /// The module's own forwarding-target hook (the capture proxy), which
   /// returns its target without retaining it.
-  var unretainedForwardingTarget: (@Sendable (RuntimeObject, Selector) -> Unmanaged<RuntimeObject>?)?
+  var unretainedForwardingTarget: UnretainedForwardingTarget?
   var forwardInvocation: RuntimeClass.ForwardInvocationHandler?
   var respondsToSelector: RuntimeClass.RespondsToSelectorHandler?
   var reportedClass: RuntimeClass.ReportedClassHandler?
@@ -99,5 +104,15 @@ struct SpecialMethods: Sendable {
       respondsToSelector: override.respondsToSelector ?? respondsToSelector,
       reportedClass: override.reportedClass ?? reportedClass
     )
+  }
+}
+
+/// The capture proxy's forwarding-target hook, boxed so that the send path
+/// can call it through an unretained reference (the cache keeps it alive).
+final class UnretainedForwardingTarget: Sendable {
+  let body: @Sendable (RuntimeObject, Selector) -> Unmanaged<RuntimeObject>?
+
+  init(_ body: @escaping @Sendable (RuntimeObject, Selector) -> Unmanaged<RuntimeObject>?) {
+    self.body = body
   }
 }
