@@ -34,12 +34,29 @@ let package = Package(
       dependencies: ["DelegateProxyKit"],
       swiftSettings: upcomingFeatures
     ),
+    // A tiny HTTP collector on 127.0.0.1 (C library sockets) for the AutoTrack
+    // delivery tests and the examples. Not a product: nothing outside this
+    // package should depend on it.
+    .target(name: "LoopbackCollector", swiftSettings: upcomingFeatures),
+    // The child process of the JSON Lines kill test (AutoTrackTests); the test
+    // finds the binary next to the test bundle and kills it with SIGKILL.
+    .executableTarget(
+      name: "JSONLinesKillHelper",
+      dependencies: ["AutoTrack"],
+      path: "Tests/Helpers/JSONLinesKillHelper",
+      swiftSettings: upcomingFeatures
+    ),
     // Counts heap allocations for the benchmark by interposing malloc & co.
     // Only the benchmark executable links it; libraries never do.
     .target(name: "CAllocationCounter"),
+    // The benchmark's measurement, statistics and report code, kept apart from
+    // the executable so it can be tested without linking the allocation counter.
+    .target(name: "ProxyBenchHarness", swiftSettings: upcomingFeatures),
     .executableTarget(
       name: "ProxyBench",
-      dependencies: ["DelegateProxyKit", "HeadlessUI", "AutoTrack", "CaptureStrategies", "CAllocationCounter"],
+      dependencies: [
+        "DelegateProxyKit", "HeadlessUI", "AutoTrack", "CaptureStrategies", "CAllocationCounter", "ProxyBenchHarness",
+      ],
       swiftSettings: upcomingFeatures
     ),
     .testTarget(
@@ -54,12 +71,17 @@ let package = Package(
     ),
     .testTarget(
       name: "AutoTrackTests",
-      dependencies: ["AutoTrack", "HeadlessUI", "DelegateProxyKit"],
+      dependencies: ["AutoTrack", "HeadlessUI", "DelegateProxyKit", "LoopbackCollector"],
       swiftSettings: upcomingFeatures
     ),
     .testTarget(
       name: "CaptureStrategiesTests",
       dependencies: ["CaptureStrategies", "DelegateProxyKit"],
+      swiftSettings: upcomingFeatures
+    ),
+    .testTarget(
+      name: "ProxyBenchHarnessTests",
+      dependencies: ["ProxyBenchHarness"],
       swiftSettings: upcomingFeatures
     ),
   ],

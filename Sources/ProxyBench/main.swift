@@ -1,1 +1,4 @@
-print("proxy-bench: scenarios land with the benchmark issue")
+import Foundation
+
+// Entry point of `proxy-bench`; everything else lives in ProxyBenchCommand.
+exit(ProxyBenchCommand.run(arguments: Array(CommandLine.arguments.dropFirst())))

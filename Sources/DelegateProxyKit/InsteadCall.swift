@@ -1,0 +1,53 @@
+/// The call an `instead` hook stands in for: proceed with it, replace its result, or skip it.
+///
+/// ```swift
+/// try proxy.addInsteadHook(for: "listView(_:heightForRowAt:)") { call in
+///   call.proceed()                                   // ask the real delegate
+///   if call.returnValue as? Double? == nil { call.returnValue = 44.0 }   // fill in a default
+/// }
+/// ```
+///
+/// An `InsteadCall` lives only while its hook runs; it is not `Sendable`.
+public final class InsteadCall {
+  /// The call: selector and arguments, and after ``proceed()`` the forwardee's return value.
+  public private(set) var invocation: Invocation
+  /// Whether ``proceed()`` has run.
+  public private(set) var didProceed = false
+  internal private(set) var producedValue = false
+  private let next: () -> (value: (any Sendable)?, produced: Bool)
+
+  internal init(invocation: Invocation, next: @escaping () -> (value: (any Sendable)?, produced: Bool)) {
+    self.invocation = invocation
+    self.next = next
+  }
+
+  /// The value the host will receive.
+  ///
+  /// After ``proceed()`` it holds the forwardee's result; set it to replace that result. It must
+  /// have the method's return type (for an `Optional`-returning method, the wrapped type or the
+  /// `Optional`); a wrong type is reported as ``DelegateProxyError/returnTypeMismatch(selector:expected:actual:)``
+  /// and the host receives the forwardee's own result.
+  public var returnValue: (any Sendable)? {
+    get { invocation.returnValue }
+    set {
+      invocation.returnValue = newValue
+      invocation.hasReturned = true
+      producedValue = true
+    }
+  }
+
+  /// Runs the rest of the call: the next `instead` hook, or the forwardee.
+  ///
+  /// The call is made at most once: a second `proceed()` does nothing.
+  public func proceed() {
+    guard !didProceed else { return }
+    didProceed = true
+    let result = next()
+    invocation.returnValue = result.value
+    invocation.hasReturned = true
+    producedValue = result.produced
+  }
+}
+
+@available(*, unavailable, message: "an InsteadCall is used only inside its hook")
+extension InsteadCall: Sendable {}

@@ -1,0 +1,335 @@
+import DelegateProxyKit
+import Foundation
+
+/// Supplies a ``GridView``'s sections, items and cells.
+///
+/// `numberOfSections(in:)` defaults to one section; the other two methods
+/// are required.
+@MainActor
+public protocol GridViewDataSource: AnyObject {
+  /// The number of sections.
+  ///
+  /// - Parameter gridView: The grid asking.
+  /// - Returns: The number of sections; 1 by default.
+  func numberOfSections(in gridView: GridView) -> Int
+
+  /// The number of items in a section.
+  ///
+  /// - Parameters:
+  ///   - gridView: The grid asking.
+  ///   - section: The section.
+  /// - Returns: The number of items.
+  func gridView(_ gridView: GridView, numberOfItemsInSection section: Int) -> Int
+
+  /// The cell for an item.
+  ///
+  /// - Parameters:
+  ///   - gridView: The grid asking.
+  ///   - indexPath: The item.
+  /// - Returns: A cell; the grid adds it as a subview.
+  func gridView(_ gridView: GridView, cellForItemAt indexPath: IndexPath) -> GridCell
+}
+
+extension GridViewDataSource {
+  /// One section.
+  public func numberOfSections(in gridView: GridView) -> Int { 1 }
+}
+
+/// What a ``GridView`` asks and tells its delegate, in the shape of
+/// `UICollectionViewDelegate`, plus the scroll callbacks of ``ScrollViewDelegate``.
+///
+/// Every method has a default implementation equal to what the grid does
+/// without one: items highlight, select and deselect, sizes come from
+/// ``GridView/itemSize``. As in UIKit, the selection questions are `Bool`
+/// (`false` vetoes); the grid cannot redirect a selection the way a list can.
+///
+/// ```swift
+/// final class Gallery: GridViewDelegate {
+///   func gridView(_ gridView: GridView, didSelectItemAt indexPath: IndexPath) { open(indexPath.item) }
+/// }
+/// ```
+@MainActor
+public protocol GridViewDelegate: ScrollViewDelegate {
+  /// Whether a touched item highlights. An item that does not highlight is not selected either.
+  ///
+  /// - Parameters:
+  ///   - gridView: The grid asking.
+  ///   - indexPath: The touched item.
+  /// - Returns: `true` by default.
+  func gridView(_ gridView: GridView, shouldHighlightItemAt indexPath: IndexPath) -> Bool
+
+  /// Whether a tapped item gets selected.
+  ///
+  /// - Parameters:
+  ///   - gridView: The grid asking.
+  ///   - indexPath: The tapped item.
+  /// - Returns: `true` by default; `false` vetoes the selection.
+  func gridView(_ gridView: GridView, shouldSelectItemAt indexPath: IndexPath) -> Bool
+
+  /// An item was selected by a tap.
+  ///
+  /// - Parameters:
+  ///   - gridView: The grid.
+  ///   - indexPath: The selected item.
+  func gridView(_ gridView: GridView, didSelectItemAt indexPath: IndexPath)
+
+  /// Whether a tap on a selected item deselects it (multiple selection only).
+  ///
+  /// - Parameters:
+  ///   - gridView: The grid asking.
+  ///   - indexPath: The item.
+  /// - Returns: `true` by default.
+  func gridView(_ gridView: GridView, shouldDeselectItemAt indexPath: IndexPath) -> Bool
+
+  /// An item was deselected by a tap.
+  ///
+  /// - Parameters:
+  ///   - gridView: The grid.
+  ///   - indexPath: The deselected item.
+  func gridView(_ gridView: GridView, didDeselectItemAt indexPath: IndexPath)
+
+  /// The size of an item.
+  ///
+  /// - Parameters:
+  ///   - gridView: The grid asking.
+  ///   - indexPath: The item.
+  /// - Returns: The size, or `nil` (the default) for ``GridView/itemSize``.
+  func gridView(_ gridView: GridView, sizeForItemAt indexPath: IndexPath) -> Size?
+
+  /// A cell is about to be shown.
+  ///
+  /// - Parameters:
+  ///   - gridView: The grid.
+  ///   - cell: The cell.
+  ///   - indexPath: Its item.
+  func gridView(_ gridView: GridView, willDisplay cell: GridCell, forItemAt indexPath: IndexPath)
+}
+
+extension GridViewDelegate {
+  /// `true`: items highlight.
+  public func gridView(_ gridView: GridView, shouldHighlightItemAt indexPath: IndexPath) -> Bool { true }
+  /// `true`: items select.
+  public func gridView(_ gridView: GridView, shouldSelectItemAt indexPath: IndexPath) -> Bool { true }
+  /// Does nothing.
+  public func gridView(_ gridView: GridView, didSelectItemAt indexPath: IndexPath) {}
+  /// `true`: items deselect.
+  public func gridView(_ gridView: GridView, shouldDeselectItemAt indexPath: IndexPath) -> Bool { true }
+  /// Does nothing.
+  public func gridView(_ gridView: GridView, didDeselectItemAt indexPath: IndexPath) {}
+  /// `nil`: the grid's ``GridView/itemSize``.
+  public func gridView(_ gridView: GridView, sizeForItemAt indexPath: IndexPath) -> Size? { nil }
+  /// Does nothing.
+  public func gridView(_ gridView: GridView, willDisplay cell: GridCell, forItemAt indexPath: IndexPath) {}
+}
+
+/// An item of a ``GridView``: a view whose subviews show the item's content.
+@MainActor
+open class GridCell: View {
+  /// The item the cell shows, set by the grid when it loads the cell.
+  public package(set) var indexPath: IndexPath?
+
+  /// Whether the item is selected.
+  public package(set) var isSelected: Bool = false
+
+  /// Whether a finger is down on the item.
+  public package(set) var isHighlighted: Bool = false
+
+  /// Creates a cell showing one ``Label``.
+  ///
+  /// - Parameters:
+  ///   - text: The label's text.
+  ///   - accessibilityIdentifier: An identifier for tests and analytics rules.
+  public convenience init(text: String, accessibilityIdentifier: String? = nil) {
+    self.init(accessibilityIdentifier: accessibilityIdentifier)
+    addSubview(Label(text: text))
+  }
+}
+
+/// Items in sections: the `UICollectionView` of HeadlessUI.
+///
+/// Loads like ``ListView`` (on ``reloadData()`` or before the first tap;
+/// every item counts as visible) and taps in UIKit's order; see
+/// ``tapItem(at:)``.
+///
+/// ```swift
+/// let grid = GridView()
+/// grid.dataSource = photos
+/// grid.delegate = gallery
+/// try grid.tapItem(at: IndexPath(item: 3, section: 0))
+/// ```
+@MainActor
+open class GridView: ScrollableView {
+  /// Supplies sections, items and cells; held weakly.
+  public weak var dataSource: (any GridViewDataSource)? {
+    didSet { needsReload = true }
+  }
+
+  /// The delegate, held weakly. Proxies installed on ``delegateSlot`` sit in front of it.
+  public weak var delegate: (any GridViewDelegate)? {
+    didSet { delegateSlot.delegateDidChange(to: delegate) }
+  }
+
+  /// The proxies installed between the host and ``delegate``; see ``DelegateHosting``.
+  public let delegateSlot = DelegateSlot<any GridViewDelegate>()
+
+  /// The size of items whose delegate gives none.
+  public var itemSize = Size(width: 50, height: 50)
+
+  /// Whether taps select items.
+  public var allowsSelection: Bool = true
+
+  /// Whether several items can be selected; a tap on a selected item then deselects it.
+  public var allowsMultipleSelection: Bool = false
+
+  /// The selected items, in the order they were selected.
+  public private(set) var indexPathsForSelectedItems: [IndexPath] = []
+
+  /// The sizes of the loaded items.
+  public private(set) var itemSizes: [IndexPath: Size] = [:]
+
+  private var layout = SectionLayout()
+  private var cells: [IndexPath: GridCell] = [:]
+  private var needsReload = true
+
+  /// Who the grid calls: the first installed proxy, else the delegate.
+  var dispatchTarget: (any GridViewDelegate)? { delegateSlot.head ?? delegate }
+
+  package override var scrollDispatchTarget: (any ScrollViewDelegate)? { dispatchTarget }
+
+  /// The number of sections loaded.
+  public var numberOfSections: Int { layout.sectionCount }
+
+  /// The number of items loaded in a section.
+  ///
+  /// - Parameter section: The section.
+  /// - Returns: The number of items, or 0 for a section that does not exist.
+  public func numberOfItems(inSection section: Int) -> Int {
+    layout.counts.indices.contains(section) ? layout.counts[section] : 0
+  }
+
+  /// The loaded cell of an item.
+  ///
+  /// - Parameter indexPath: The item.
+  /// - Returns: The cell, or `nil` when the item is not loaded.
+  public func cellForItem(at indexPath: IndexPath) -> GridCell? { cells[indexPath] }
+
+  /// The loaded cells, section by section.
+  public var visibleCells: [GridCell] { layout.allIndexPaths.compactMap { cells[$0] } }
+
+  /// Loads every item again: clears the selection, asks the data source for
+  /// counts, the delegate for every item's size, then for each item creates
+  /// its cell and tells the delegate it will display.
+  public func reloadData() {
+    needsReload = false
+    for cell in cells.values { cell.removeFromSuperview() }
+    cells = [:]
+    itemSizes = [:]
+    indexPathsForSelectedItems = []
+    guard let dataSource else {
+      layout = SectionLayout()
+      return
+    }
+    let sections = max(0, dataSource.numberOfSections(in: self))
+    layout = SectionLayout(
+      counts: (0..<sections).map { max(0, dataSource.gridView(self, numberOfItemsInSection: $0)) })
+    let paths = layout.allIndexPaths
+    for path in paths {
+      itemSizes[path] = dispatchTarget?.gridView(self, sizeForItemAt: path) ?? itemSize
+    }
+    for path in paths {
+      let cell = dataSource.gridView(self, cellForItemAt: path)
+      cell.indexPath = path
+      cell.isSelected = false
+      cell.isHighlighted = false
+      cells[path] = cell
+      addSubview(cell)
+      dispatchTarget?.gridView(self, willDisplay: cell, forItemAt: path)
+    }
+  }
+
+  /// Selects an item without asking or telling the delegate.
+  ///
+  /// - Parameter indexPath: The item; without multiple selection, other items are deselected.
+  /// - Throws: A ``HeadlessUIError`` when the item does not exist; nothing changes then.
+  public func selectItem(at indexPath: IndexPath) throws(HeadlessUIError) {
+    try check(indexPath)
+    if !allowsMultipleSelection {
+      for path in indexPathsForSelectedItems where path != indexPath { setSelected(false, at: path) }
+    }
+    setSelected(true, at: indexPath)
+  }
+
+  /// Deselects an item without asking or telling the delegate.
+  ///
+  /// - Parameter indexPath: The item; deselecting an item that is not selected does nothing.
+  public func deselectItem(at indexPath: IndexPath) {
+    setSelected(false, at: indexPath)
+  }
+
+  /// Simulates a tap on an item, in UIKit's order.
+  ///
+  /// 1. `gridView(_:shouldHighlightItemAt:)`; `false` ends the tap.
+  /// 2. With multiple selection, a tap on a selected item deselects it:
+  ///    `shouldDeselectItemAt` (`false` keeps it), then `didDeselectItemAt`.
+  /// 3. `gridView(_:shouldSelectItemAt:)`; `false` vetoes and ends the tap.
+  /// 4. Without multiple selection, every other selected item is deselected,
+  ///    each followed by `didDeselectItemAt` (UIKit does not ask here).
+  /// 5. The item is selected, then `gridView(_:didSelectItemAt:)`.
+  ///
+  /// - Parameter indexPath: The tapped item.
+  /// - Returns: The item selected (or deselected) by the tap, or `nil` when it selected nothing.
+  /// - Throws: A ``HeadlessUIError`` when the grid has no data source or the item does not exist;
+  ///   no delegate method is called then.
+  @discardableResult
+  public func tapItem(at indexPath: IndexPath) throws(HeadlessUIError) -> IndexPath? {
+    try check(indexPath)
+    guard allowsSelection else { return nil }
+    let target = dispatchTarget
+    guard target?.gridView(self, shouldHighlightItemAt: indexPath) ?? true else { return nil }
+    cells[indexPath]?.isHighlighted = true
+    defer { cells[indexPath]?.isHighlighted = false }
+    if allowsMultipleSelection, indexPathsForSelectedItems.contains(indexPath) {
+      guard target?.gridView(self, shouldDeselectItemAt: indexPath) ?? true else { return nil }
+      setSelected(false, at: indexPath)
+      target?.gridView(self, didDeselectItemAt: indexPath)
+      return indexPath
+    }
+    guard target?.gridView(self, shouldSelectItemAt: indexPath) ?? true else { return nil }
+    if !allowsMultipleSelection {
+      for previous in indexPathsForSelectedItems where previous != indexPath {
+        setSelected(false, at: previous)
+        target?.gridView(self, didDeselectItemAt: previous)
+      }
+    }
+    setSelected(true, at: indexPath)
+    target?.gridView(self, didSelectItemAt: indexPath)
+    return indexPath
+  }
+
+  /// Calls only `gridView(_:didSelectItemAt:)` on the first proxy or the delegate.
+  ///
+  /// - Parameter indexPath: The item reported as selected; not checked, and the selection is unchanged.
+  package func dispatchDidSelect(at indexPath: IndexPath) {
+    dispatchTarget?.gridView(self, didSelectItemAt: indexPath)
+  }
+
+  private func check(_ indexPath: IndexPath) throws(HeadlessUIError) {
+    guard dataSource != nil else { throw .missingDataSource(host: "GridView") }
+    if needsReload { reloadData() }
+    try layout.check(indexPath)
+  }
+
+  private func setSelected(_ selected: Bool, at indexPath: IndexPath) {
+    if selected {
+      if !indexPathsForSelectedItems.contains(indexPath) { indexPathsForSelectedItems.append(indexPath) }
+    } else {
+      indexPathsForSelectedItems.removeAll { $0 == indexPath }
+    }
+    cells[indexPath]?.isSelected = selected
+  }
+}
+
+extension GridView: DelegateHosting {
+  /// The grid's ``GridView/delegate``.
+  public var hostedDelegate: (any GridViewDelegate)? { delegate }
+}

@@ -1,0 +1,31 @@
+import ProxyBenchHarness
+
+/// The hook counts `hook-count` covers.
+let hookCounts = [1, 10, 100]
+
+/// `hook-count`: per-call cost as the number of installed hooks grows.
+///
+/// Variant ids `<kind>-<hooks>`: `typed-proxy-1`, `typed-proxy-10`,
+/// `typed-proxy-100`, then `wrapping-…`, `subclass-…`, `proxy-…`. Each is a
+/// `.timedLoop` making one call per iteration with that many `.after` hooks
+/// installed (on a DelegateProxyKit typed proxy, or through each
+/// CaptureStrategies strategy). `typed-proxy-1` is the baseline.
+@MainActor
+func hookCountScenario() -> Scenario {
+  let note = "not yet available: needs typed proxies and CaptureStrategies (hook-count bodies pending)"
+  var variants: [Variant] = []
+  for hooks in hookCounts {
+    variants.append(
+      Variant(id: "typed-proxy-\(hooks)", body: .timedLoop { listLoop(proxies: 1, afterHook: true, hooks: hooks) }))
+  }
+  for kind in strategyIDs {
+    for hooks in hookCounts {
+      variants.append(Variant(id: "\(kind)-\(hooks)", body: .unavailable(note: note)))
+    }
+  }
+  return Scenario(
+    id: "hook-count",
+    summary: "per-call cost with 1, 10 and 100 hooks installed",
+    baseline: "typed-proxy-1",
+    variants: variants)
+}

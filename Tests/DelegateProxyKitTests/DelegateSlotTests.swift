@@ -1,0 +1,199 @@
+import DelegateProxyKit
+import Testing
+
+@Suite struct DelegateSlotTests {
+  @Test func theHostKeepsReturningTheUsersDelegate() throws {
+    let host = ProbeHost()
+    let delegate = RecordingProbe()
+    host.delegate = delegate
+    try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+    #expect(host.delegate === delegate)
+    #expect(host.target !== delegate)
+    host.tap(4)
+    #expect(delegate.log == ["one 4"])
+  }
+
+  @Test func installingTheSameTypeTwiceReturnsTheExistingProxy() throws {
+    let host = ProbeHost()
+    let first = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+    var madeAgain = false
+    let second = try host.install(ProbeDelegateProxy.self) {
+      madeAgain = true
+      return ProbeDelegateProxy()
+    }
+    #expect(first === second)
+    #expect(!madeAgain)
+    #expect(host.delegateSlot.proxies.count == 1)
+  }
+
+  @Test func twoProxyTypesStackAndBothCapture() throws {
+    let host = ProbeHost()
+    let delegate = RecordingProbe()
+    host.delegate = delegate
+    let log = Log()
+    let inner = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+    let outer = try host.install(OtherProbeProxy.self) { OtherProbeProxy() }
+    try inner.addHook(for: "one(_:)", at: .before) { _ in log.append("inner") }
+    try outer.addHook(for: "one(_:)", at: .before) { _ in log.append("outer") }
+    host.tap(1)
+    #expect(log.all == ["outer", "inner"])
+    #expect(delegate.log == ["one 1"])
+    #expect(
+      host.delegateSlot.proxies.map { ObjectIdentifier($0) } == [ObjectIdentifier(outer), ObjectIdentifier(inner)])
+  }
+
+  @Test(arguments: [true, false])
+  func removalInEitherOrderKeepsTheRestWorking(innerFirst: Bool) throws {
+    let host = ProbeHost()
+    let delegate = RecordingProbe()
+    host.delegate = delegate
+    let log = Log()
+    let inner = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+    let outer = try host.install(OtherProbeProxy.self) { OtherProbeProxy() }
+    try inner.addHook(for: "one(_:)", at: .before) { _ in log.append("inner") }
+    try outer.addHook(for: "one(_:)", at: .before) { _ in log.append("outer") }
+
+    let (first, second): (DelegateProxy<any ProbeDelegate>, DelegateProxy<any ProbeDelegate>) =
+      innerFirst ? (inner, outer) : (outer, inner)
+    #expect(host.remove(first))
+    #expect(!host.remove(first))
+    host.tap(1)
+    #expect(log.all == [innerFirst ? "outer" : "inner"])
+    #expect(host.remove(second))
+    host.tap(2)
+    #expect(log.all.count == 1)
+    #expect(delegate.log == ["one 1", "one 2"])
+    #expect(host.delegateSlot.head == nil)
+  }
+
+  @Test func resettingTheDelegateRetargetsTheChain() throws {
+    let host = ProbeHost()
+    let first = RecordingProbe()
+    let second = RecordingProbe()
+    host.delegate = first
+    let proxy = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+    _ = try host.install(OtherProbeProxy.self) { OtherProbeProxy() }
+    let counter = Counter()
+    try proxy.addHook(for: "one(_:)", at: .after) { _ in counter.increment() }
+
+    host.tap(1)
+    host.delegate = second
+    host.tap(2)
+    #expect(host.delegate === second)
+    #expect(first.log == ["one 1"])
+    #expect(second.log == ["one 2"])
+
+    host.delegate = nil
+    host.tap(3)
+    #expect(host.select(3) == true)
+    #expect(counter.count == 3)
+    #expect(host.delegateSlot.proxies.count == 2)
+  }
+
+  @Test func aProxyThatDoesNotConformIsRefused() {
+    final class Stray: DelegateProxy<any ProbeDelegate>, @unchecked Sendable {}
+    let host = ProbeHost()
+    #expect(
+      throws: DelegateProxyError.proxyDoesNotConform(proxyType: "Stray", delegateType: "ProbeDelegate")
+    ) {
+      try host.install(Stray.self) { Stray() }
+    }
+    #expect(host.delegateSlot.head == nil)
+  }
+
+  @Test func nothingLeaks() throws {
+    weak var weakHost: ProbeHost?
+    weak var weakProxy: ProbeDelegateProxy?
+    weak var weakOther: OtherProbeProxy?
+    weak var weakDelegate: RecordingProbe?
+    do {
+      let host = ProbeHost()
+      let delegate = RecordingProbe()
+      host.delegate = delegate
+      let proxy = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+      let other = try host.install(OtherProbeProxy.self) { OtherProbeProxy() }
+      try proxy.addHook(for: "one(_:)", at: .after) { [weak proxy] _ in _ = proxy?.hooks.count }
+      _ = try proxy.invocations(of: "one(_:)")
+      host.tap(1)
+      weakHost = host
+      weakProxy = proxy
+      weakOther = other
+      weakDelegate = delegate
+    }
+    #expect(weakHost == nil)
+    #expect(weakProxy == nil)
+    #expect(weakOther == nil)
+    #expect(weakDelegate == nil)
+  }
+
+  @Test func theSlotDoesNotKeepTheDelegateAlive() throws {
+    let host = ProbeHost()
+    weak var weakDelegate: RecordingProbe?
+    try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+    do {
+      let delegate = RecordingProbe()
+      host.delegate = delegate
+      weakDelegate = delegate
+    }
+    #expect(weakDelegate == nil)
+    #expect(host.select(3) == true)
+  }
+}
+
+@Suite struct ReentrancyGuardTests {
+  @Test func proxiesPointingAtEachOtherDoNotLoopForever() throws {
+    let first = ProbeDelegateProxy()
+    let second = OtherProbeProxy()
+    first.forwardee = second
+    second.forwardee = first
+    let reported = Log()
+    first.hooks.setErrorHandler { reported.append("\($0)") }
+    second.hooks.setErrorHandler { reported.append("\($0)") }
+    first.one(1)
+    #expect(first.shouldSelect(2) == true)
+    #expect(reported.all.count == 2)
+    #expect(reported.all.first?.contains("loop") == true)
+  }
+
+  @Test func twoChainsReachingTheSameProxyKindCountOnce() throws {
+    // host A's chain: trackerA → delegate. Host B's user sets B.delegate = trackerA (a proxy of
+    // the same kind), so B's calls pass trackerB and then trackerA: only trackerB counts them.
+    let delegate = RecordingProbe()
+    let hostA = ProbeHost()
+    hostA.delegate = delegate
+    let trackerA = try hostA.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+    let hostB = ProbeHost()
+    let trackerB = try hostB.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+    hostB.delegate = trackerA
+    let countA = Counter()
+    let countB = Counter()
+    try trackerA.addHook(for: "one(_:)", at: .after) { _ in countA.increment() }
+    try trackerB.addHook(for: "one(_:)", at: .after) { _ in countB.increment() }
+
+    hostB.tap(1)
+    #expect(countB.count == 1)
+    #expect(countA.count == 0)
+    hostA.tap(2)
+    #expect(countA.count == 1)
+    #expect(delegate.log == ["one 1", "one 2"])
+  }
+
+  @Test func aDelegateThatCallsBackIntoItsHostIsNotMistakenForALoop() throws {
+    final class Reentrant: ProbeDelegate, @unchecked Sendable {
+      weak var host: ProbeHost?
+      var calls: [Int] = []
+      func one(_ a: Int) {
+        calls.append(a)
+        if a > 0 { host?.tap(a - 1) }
+      }
+    }
+    let host = ProbeHost()
+    let delegate = Reentrant()
+    delegate.host = host
+    host.delegate = delegate
+    try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+    try host.install(OtherProbeProxy.self) { OtherProbeProxy() }
+    host.tap(3)
+    #expect(delegate.calls == [3, 2, 1, 0])
+  }
+}

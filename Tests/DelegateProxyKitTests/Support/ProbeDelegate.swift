@@ -1,0 +1,167 @@
+import DelegateProxyKit
+import Synchronization
+
+/// A value type result, to check structs pass through unchanged.
+struct Size: Sendable, Hashable {
+  var width: Double
+  var height: Double
+}
+
+/// An object result, to check references pass through unchanged.
+final class Token: Sendable {
+  let name: String
+  init(name: String) { self.name = name }
+}
+
+/// A delegate protocol defined only in the tests: the "user's own protocol" case.
+protocol ProbeDelegate: AnyObject {
+  func ping()
+  func one(_ a: Int)
+  func two(_ a: Int, _ b: String) -> Bool
+  func three(_ a: Int, _ b: Double, _ c: String) -> Double
+  func four(_ a: Int, _ b: Int, _ c: Int, _ d: Int) -> Size
+  func five(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String) -> String
+  func six(_ a: Int, _ b: Int, _ c: Int, _ d: Int, _ e: Int, _ f: Int) -> Token
+  func height(forRow row: Int) -> Double?
+  func shouldSelect(_ row: Int) -> Bool
+}
+
+/// "Not implemented" defaults, as the host would see them without any delegate.
+extension ProbeDelegate {
+  func ping() {}
+  func one(_ a: Int) {}
+  func two(_ a: Int, _ b: String) -> Bool { false }
+  func three(_ a: Int, _ b: Double, _ c: String) -> Double { 0 }
+  func four(_ a: Int, _ b: Int, _ c: Int, _ d: Int) -> Size { Size(width: 0, height: 0) }
+  func five(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String) -> String { "" }
+  func six(_ a: Int, _ b: Int, _ c: Int, _ d: Int, _ e: Int, _ f: Int) -> Token { Token(name: "default") }
+  func height(forRow row: Int) -> Double? { nil }
+  func shouldSelect(_ row: Int) -> Bool { true }
+}
+
+final class ProbeDelegateProxy: DelegateProxy<any ProbeDelegate>, @unchecked Sendable {
+  private weak var target: (any ProbeDelegate)?
+  override var weakForwardee: (any ProbeDelegate)? {
+    get { target }
+    set { target = newValue }
+  }
+  override class var methods: [ProxyMethod] {
+    [
+      .void("ping()"), .void("one(_:)"), .value("two(_:_:)"), .value("three(_:_:_:)"),
+      .value("four(_:_:_:_:)"), .value("five(_:_:_:_:_:)"), .value("six(_:_:_:_:_:_:)"),
+      .optional("height(forRow:)"), .value("shouldSelect(_:)"),
+    ]
+  }
+}
+
+extension ProbeDelegateProxy: ProbeDelegate {
+  func ping() { forward(#function) { $0.ping() } }
+  func one(_ a: Int) { forward(#function, a) { $0.one(a) } }
+  func two(_ a: Int, _ b: String) -> Bool { forward(#function, a, b, orElse: false) { $0.two(a, b) } }
+  func three(_ a: Int, _ b: Double, _ c: String) -> Double {
+    forward(#function, a, b, c, orElse: 0) { $0.three(a, b, c) }
+  }
+  func four(_ a: Int, _ b: Int, _ c: Int, _ d: Int) -> Size {
+    forward(#function, a, b, c, d, orElse: Size(width: 0, height: 0)) { $0.four(a, b, c, d) }
+  }
+  func five(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String) -> String {
+    forward(#function, a, b, c, d, e, orElse: "") { $0.five(a, b, c, d, e) }
+  }
+  func six(_ a: Int, _ b: Int, _ c: Int, _ d: Int, _ e: Int, _ f: Int) -> Token {
+    forward(#function, a, b, c, d, e, f, orElse: Token(name: "default")) { $0.six(a, b, c, d, e, f) }
+  }
+  func height(forRow row: Int) -> Double? { forward(#function, row) { $0.height(forRow: row) } }
+  func shouldSelect(_ row: Int) -> Bool { forward(#function, row, orElse: true) { $0.shouldSelect(row) } }
+}
+
+/// A second proxy type, to stack two "libraries" on one slot.
+final class OtherProbeProxy: DelegateProxy<any ProbeDelegate>, @unchecked Sendable {
+  private weak var target: (any ProbeDelegate)?
+  override var weakForwardee: (any ProbeDelegate)? {
+    get { target }
+    set { target = newValue }
+  }
+  override class var methods: [ProxyMethod] { [.void("one(_:)"), .value("shouldSelect(_:)")] }
+}
+
+extension OtherProbeProxy: ProbeDelegate {
+  func one(_ a: Int) { forward(#function, a) { $0.one(a) } }
+  func shouldSelect(_ row: Int) -> Bool { forward(#function, row, orElse: true) { $0.shouldSelect(row) } }
+}
+
+/// Records every call it receives; implements every method with a recognisable result.
+final class RecordingProbe: ProbeDelegate, Sendable {
+  let calls = Mutex<[String]>([])
+  let token = Token(name: "recorded")
+  var log: [String] { calls.withLock { $0 } }
+  func record(_ entry: String) { calls.withLock { $0.append(entry) } }
+
+  func ping() { record("ping") }
+  func one(_ a: Int) { record("one \(a)") }
+  func two(_ a: Int, _ b: String) -> Bool {
+    record("two \(a) \(b)")
+    return a > 0
+  }
+  func three(_ a: Int, _ b: Double, _ c: String) -> Double {
+    record("three \(a) \(b) \(c)")
+    return Double(a) * b
+  }
+  func four(_ a: Int, _ b: Int, _ c: Int, _ d: Int) -> Size {
+    record("four \(a) \(b) \(c) \(d)")
+    return Size(width: Double(a + b), height: Double(c + d))
+  }
+  func five(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String) -> String {
+    record("five")
+    return [a, b, c, d, e].joined(separator: "|")
+  }
+  func six(_ a: Int, _ b: Int, _ c: Int, _ d: Int, _ e: Int, _ f: Int) -> Token {
+    record("six \(a + b + c + d + e + f)")
+    return token
+  }
+  func height(forRow row: Int) -> Double? {
+    record("height \(row)")
+    return row == 0 ? nil : Double(row) * 10
+  }
+  func shouldSelect(_ row: Int) -> Bool {
+    record("shouldSelect \(row)")
+    return row != 3
+  }
+}
+
+/// Implements nothing: every method is the protocol default.
+final class EmptyProbe: ProbeDelegate, Sendable {}
+
+/// A minimal host with a delegate slot, the way HeadlessUI hosts are built.
+final class ProbeHost {
+  let delegateSlot = DelegateSlot<any ProbeDelegate>()
+  weak var delegate: (any ProbeDelegate)? {
+    didSet { delegateSlot.delegateDidChange(to: delegate) }
+  }
+  var target: (any ProbeDelegate)? { delegateSlot.head ?? delegate }
+
+  @discardableResult
+  func install<P: DelegateProxy<any ProbeDelegate>>(_ type: P.Type, make: () -> P) throws -> P {
+    try delegateSlot.install(type, delegate: delegate, make: make)
+  }
+
+  @discardableResult
+  func remove(_ proxy: DelegateProxy<any ProbeDelegate>) -> Bool { delegateSlot.remove(proxy, delegate: delegate) }
+
+  /// The host's own use of `shouldSelect`: no delegate means "yes".
+  func select(_ row: Int) -> Bool { target?.shouldSelect(row) ?? true }
+  func tap(_ row: Int) { target?.one(row) }
+}
+
+/// A thread-safe counter for hooks.
+final class Counter: Sendable {
+  private let value = Mutex(0)
+  func increment() { value.withLock { $0 += 1 } }
+  var count: Int { value.withLock { $0 } }
+}
+
+/// A thread-safe list of strings for hooks to record into.
+final class Log: Sendable {
+  private let entries = Mutex<[String]>([])
+  func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+  var all: [String] { entries.withLock { $0 } }
+}

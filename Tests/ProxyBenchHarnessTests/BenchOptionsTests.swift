@@ -1,0 +1,55 @@
+import ProxyBenchHarness
+import Testing
+
+@Suite struct BenchOptionsTests {
+  @Test func defaultsWriteToBenchResults() throws {
+    let options = try BenchOptions.parse([])
+    #expect(options.quick == false)
+    #expect(options.filters.isEmpty)
+    #expect(options.jsonPath == "bench-results/results.json")
+    #expect(options.svgPath == "bench-results/results.svg")
+    #expect(options.configuration == .full)
+  }
+
+  @Test func parsesEveryOption() throws {
+    let options = try BenchOptions.parse([
+      "--quick", "--filter", "harness", "--filter=dispatch-model/send", "--json", "a.json", "--svg=b.svg",
+    ])
+    #expect(options.quick)
+    #expect(options.configuration == .quick)
+    #expect(options.filters == ["harness", "dispatch-model/send"])
+    #expect(options.jsonPath == "a.json")
+    #expect(options.svgPath == "b.svg")
+  }
+
+  @Test(arguments: [["--help"], ["-h"]])
+  func helpFlag(arguments: [String]) throws {
+    #expect(try BenchOptions.parse(arguments).showHelp)
+  }
+
+  @Test func listFlag() throws {
+    #expect(try BenchOptions.parse(["--list"]).listOnly)
+  }
+
+  @Test func unknownOptionThrows() {
+    #expect(throws: ProxyBenchError.unknownOption(option: "--fast")) { try BenchOptions.parse(["--fast"]) }
+    #expect(throws: ProxyBenchError.unknownOption(option: "--quick=yes")) { try BenchOptions.parse(["--quick=yes"]) }
+  }
+
+  @Test func missingValueThrows() {
+    #expect(throws: ProxyBenchError.missingValue(option: "--json")) { try BenchOptions.parse(["--json"]) }
+    #expect(throws: ProxyBenchError.missingValue(option: "--filter")) {
+      try BenchOptions.parse(["--filter", "--quick"])
+    }
+  }
+
+  @Test func emptyValueThrows() {
+    #expect(throws: ProxyBenchError.emptyValue(option: "--svg")) { try BenchOptions.parse(["--svg="]) }
+  }
+
+  @Test func usageNamesEveryOption() {
+    for option in ["--quick", "--filter", "--json", "--svg", "--list", "--help"] {
+      #expect(BenchOptions.usage.contains(option))
+    }
+  }
+}

@@ -1,0 +1,115 @@
+import ProxyBenchHarness
+import Testing
+
+@MainActor
+@Suite struct BenchRunnerTests {
+  @Test func timedLoopReportsNanosecondsPerIterationAndAllocations() throws {
+    let clock = FakeClock()
+    let runner = BenchRunner(configuration: Fixtures.tiny, environment: clock.environment)
+    let variant = Variant(
+      id: "loop",
+      body: .timedLoop {
+        return { iterations in
+          clock.nanoseconds += UInt64(3 * iterations)
+          clock.allocations += UInt64(2 * iterations)
+        }
+      })
+    let measurement = try #require(runner.measure(variant))
+    #expect(measurement.unit == .nanosecondsPerOperation)
+    #expect(measurement.samples.count == Fixtures.tiny.sampleCount)
+    #expect(measurement.samples.allSatisfy { $0 == 3 })
+    #expect(measurement.allocationsPerOperation == 2)
+  }
+
+  @Test func calibrationFillsTheSampleBudget() {
+    let clock = FakeClock()
+    let runner = BenchRunner(configuration: Fixtures.tiny, environment: clock.environment)
+    let iterations = runner.calibrate { clock.nanoseconds += UInt64(2 * $0) }
+    // 10,000 ns budget at 2 ns per iteration.
+    #expect(iterations == 5_000)
+  }
+
+  @Test func calibrationStopsAtTheIterationCap() {
+    let clock = FakeClock()
+    var configuration = Fixtures.tiny
+    configuration.maxIterationsPerSample = 1_000
+    let runner = BenchRunner(configuration: configuration, environment: clock.environment)
+    #expect(runner.calibrate { _ in } == 1_000)
+  }
+
+  @Test func preparedBatchTimesOnlyTheBatch() throws {
+    let clock = FakeClock()
+    let runner = BenchRunner(configuration: Fixtures.tiny, environment: clock.environment)
+    var preparations = 0
+    let variant = Variant(
+      id: "batch",
+      body: .preparedBatch(operations: 10) {
+        preparations += 1
+        clock.nanoseconds += 1_000_000  // untimed setup
+        clock.allocations += 500
+        return {
+          clock.nanoseconds += 50
+          clock.allocations += 10
+        }
+      })
+    let measurement = try #require(runner.measure(variant))
+    #expect(measurement.samples == [5, 5, 5])
+    #expect(measurement.allocationsPerOperation == 1)
+    #expect(preparations == Fixtures.tiny.batchSampleCount + 1)
+  }
+
+  @Test func customMeasurementKeepsItsUnitAndValues() throws {
+    let runner = BenchRunner(configuration: Fixtures.tiny, environment: FakeClock().environment)
+    let variant = Variant(
+      id: "memory",
+      body: .custom(unit: .bytesPerInstance) { _ in
+        CustomMeasurement(values: [48, 32, 40], allocationsPerOperation: 1)
+      })
+    let measurement = try #require(runner.measure(variant))
+    #expect(measurement.unit == .bytesPerInstance)
+    #expect(SampleSummary(samples: measurement.samples).median == 40)
+  }
+
+  @Test func unavailableVariantIsNotMeasured() {
+    let runner = BenchRunner(configuration: Fixtures.tiny, environment: FakeClock().environment)
+    #expect(runner.measure(Variant(id: "later", body: .unavailable(note: "pending"))) == nil)
+  }
+
+  @Test func withoutAnAllocationCounterAllocationsAreUnknown() throws {
+    let clock = FakeClock()
+    let runner = BenchRunner(
+      configuration: Fixtures.tiny, environment: MeasurementEnvironment(now: { clock.nanoseconds }))
+    let variant = Variant(id: "loop", body: .timedLoop { { clock.nanoseconds += UInt64($0) } })
+    #expect(try #require(runner.measure(variant)).allocationsPerOperation == nil)
+  }
+
+  @Test func sessionComputesRatiosAndReportsProgress() throws {
+    let clock = FakeClock()
+    var lines: [String] = []
+    let session = BenchSession(
+      runner: BenchRunner(configuration: Fixtures.tiny, environment: clock.environment),
+      progress: { lines.append($0) })
+    let loop = { (cost: UInt64) in Variant.Body.timedLoop { { clock.nanoseconds += cost * UInt64($0) } } }
+    let scenario = Scenario(
+      id: "demo", summary: "", baseline: "base",
+      variants: [
+        Variant(id: "base", body: loop(2)),
+        Variant(id: "double", targets: [.ratioToBaselineAtMost(1.5)], body: loop(4)),
+        Variant(id: "later", body: .unavailable(note: "not yet available")),
+        Variant(
+          id: "bytes",
+          body: .custom(unit: .bytesPerInstance) { _ in CustomMeasurement(values: [16], allocationsPerOperation: 1) }
+        ),
+      ])
+    let reports = session.run(ScenarioSelection(patterns: []).apply(to: [scenario]))
+    let report = try #require(reports.first)
+    #expect(report.results.map(\.variant) == ["base", "double", "bytes"])
+    #expect(report.results.map(\.ratioToBaseline) == [1, 2, 1])
+    #expect(report.results[2].ratioReference == "bytes")
+    #expect(report.results[1].targetsMet == false)
+    #expect(report.skipped == [SkippedVariant(scenario: "demo", variant: "later", note: "not yet available")])
+    #expect(lines.count == 4)
+    #expect(lines[0].hasPrefix("[1/4] demo/base: 2.00 ns/op"))
+    #expect(lines[2] == "[3/4] demo/later: skipped, not yet available")
+  }
+}
