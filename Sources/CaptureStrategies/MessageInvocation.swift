@@ -110,13 +110,16 @@ public final class MessageInvocation {
   public func withMessage<Result, Failure: Error>(
     _ body: (inout Message) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    var entries: [ArgumentEntry] = zip(argumentTypes, storage).map { ($0, UnsafeRawPointer($1)) }
-    if entries.isEmpty { entries.append(noArgument) }
-    return try entries.withUnsafeBufferPointer { (entries) throws(Failure) -> Result in
+    try withUnsafeTemporaryAllocation(of: ArgumentEntry.self, capacity: max(argumentTypes.count, 1)) {
+      (entries) throws(Failure) -> Result in
+      entries.initialize(repeating: noArgument)
+      for index in argumentTypes.indices {
+        entries[index] = (argumentTypes[index], UnsafeRawPointer(storage[index]))
+      }
       var message = Message(
         selector: selector,
         argumentCount: argumentTypes.count,
-        arguments: entries.baseAddress.unsafelyUnwrapped,
+        arguments: UnsafePointer(entries.baseAddress.unsafelyUnwrapped),
         returnType: returnType,
         returnSlot: returnStorage
       )
@@ -131,10 +134,12 @@ public final class MessageInvocation {
   }
 
   /// Copies this invocation's return value into `message` (runtime side).
-  func copyReturnValue(into message: inout Message) throws(CaptureStrategiesError) {
+  func copyReturnValue(into message: inout Message) {
     message.marks = marks
     guard returnIsSet, returnType != Void.self else { return }
-    try message.setAnyReturnValue(copyAny(returnType, from: UnsafeRawPointer(returnStorage)))
+    // Same type on both sides: the invocation was made from this message.
+    copyValue(returnType, from: UnsafeRawPointer(returnStorage), to: message.returnSlot, replacing: message.returnIsSet)
+    message.returnIsSet = true
   }
 }
 
@@ -153,6 +158,17 @@ private func allocateUninitialized<T>(_ type: T.Type) -> UnsafeMutableRawPointer
 
 private func copyInitialize<T>(_ type: T.Type, from source: UnsafeRawPointer, to target: UnsafeMutableRawPointer) {
   target.assumingMemoryBound(to: T.self).initialize(to: source.assumingMemoryBound(to: T.self).pointee)
+}
+
+private func copyValue<T>(
+  _ type: T.Type,
+  from source: UnsafeRawPointer,
+  to target: UnsafeMutableRawPointer,
+  replacing: Bool
+) {
+  let value = source.assumingMemoryBound(to: T.self).pointee
+  let slot = target.assumingMemoryBound(to: T.self)
+  if replacing { slot.pointee = value } else { slot.initialize(to: value) }
 }
 
 private func destroyAndFree<T>(_ type: T.Type, _ pointer: UnsafeMutableRawPointer, initialized: Bool) {

@@ -319,7 +319,7 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
     if let forwardInvocation = cache.specials.forwardInvocation {
       let invocation = MessageInvocation(copying: message)
       try forwardInvocation(receiver, invocation)
-      try invocation.copyReturnValue(into: &message)
+      invocation.copyReturnValue(into: &message)
       return
     }
     throw CaptureStrategiesError.unrecognizedSelector(selector: message.selector.name, className: name)
