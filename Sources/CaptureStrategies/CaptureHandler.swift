@@ -132,7 +132,9 @@ final class GroupList: Sendable {
   /// Runs the groups around `original`: every active group's `before`
   /// handlers, then the `instead` chain ending in `original`, then the
   /// `after` handlers. A group whose strategy already captured this message
-  /// (a hooked subclass that reached its hooked superclass) is skipped.
+  /// (a hooked subclass that reached its hooked superclass) is skipped; that
+  /// check covers the first 64 groups and four strategies per message, past
+  /// which groups always run.
   ///
   /// Handlers are called through unretained references: the list is kept
   /// alive by its owner for the whole call, and so are its groups and boxes.
@@ -153,11 +155,16 @@ final class GroupList: Sendable {
           }
         }
       }
-      if active == 0 {
+      for index in groups.indices where index >= 64 {
+        groups[index]._withUnsafeGuaranteedRef { group in
+          hasInstead = hasInstead || !group.instead.isEmpty
+        }
+      }
+      if active == 0, groups.count <= 64 {
         try original(&message)
         return
       }
-      for index in groups.indices where active & (1 << UInt64(index)) != 0 {
+      for index in groups.indices where isActive(active, index) {
         groups[index]._withUnsafeGuaranteedRef { group in
           group.before.withUnsafeBufferPointer { handlers in
             for handler in handlers { handler._withUnsafeGuaranteedRef { $0.body(receiver, message) } }
@@ -169,7 +176,7 @@ final class GroupList: Sendable {
       } else {
         try original(&message)
       }
-      for index in groups.indices where active & (1 << UInt64(index)) != 0 {
+      for index in groups.indices where isActive(active, index) {
         groups[index]._withUnsafeGuaranteedRef { group in
           group.after.withUnsafeBufferPointer { handlers in
             for handler in handlers { handler._withUnsafeGuaranteedRef { $0.body(receiver, message) } }
@@ -178,6 +185,14 @@ final class GroupList: Sendable {
       }
     }
   }
+}
+
+/// Whether group `index` runs for this message: the first 64 groups are
+/// tracked in `active`; any further group always runs (without the
+/// once-per-message check).
+@inline(__always)
+private func isActive(_ active: UInt64, _ index: Int) -> Bool {
+  index >= 64 || active & (1 << UInt64(index)) != 0
 }
 
 private func runInstead(
@@ -193,7 +208,7 @@ private func runInstead(
   var handlerIndex = handler
   while groupIndex < groups.count {
     let count = groups[groupIndex]._withUnsafeGuaranteedRef { $0.instead.count }
-    if active & (1 << UInt64(groupIndex)) != 0, handlerIndex < count { break }
+    if isActive(active, groupIndex), handlerIndex < count { break }
     groupIndex += 1
     handlerIndex = 0
   }

@@ -202,6 +202,22 @@ import Testing
   }
 }
 
+extension WrappingStrategyTests {
+  @Test func seventyStrategiesOnOneMethodEachFireOnce() throws {
+    let h = try Harness()
+    let counter = AtomicCounter()
+    let installations = try (0..<70).map { _ in
+      try WrappingStrategy(handlers: [.after(Sel.didSelect) { _, _ in counter.increment() }]).install(on: h.delegate)
+    }
+    try h.host.selectRow(at: row0)
+    #expect(counter.value == 70)
+    #expect(h.log.all == ["original.didSelect[0,0]"])
+    for installation in installations.reversed() { #expect(try installation.remove()) }
+    try h.host.selectRow(at: row0)
+    #expect(counter.value == 70)
+  }
+}
+
 @Suite struct ProxyStrategyTests {
   @Test func cooperatingHostKeepsTheDelegateIdentity() throws {
     let h = try Harness(cooperativeHost: true)
