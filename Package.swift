@@ -34,6 +34,18 @@ let package = Package(
       dependencies: ["DelegateProxyKit"],
       swiftSettings: upcomingFeatures
     ),
+    // A tiny HTTP collector on 127.0.0.1 (C library sockets) for the AutoTrack
+    // delivery tests and the examples. Not a product: nothing outside this
+    // package should depend on it.
+    .target(name: "LoopbackCollector", swiftSettings: upcomingFeatures),
+    // The child process of the JSON Lines kill test (AutoTrackTests); the test
+    // finds the binary next to the test bundle and kills it with SIGKILL.
+    .executableTarget(
+      name: "JSONLinesKillHelper",
+      dependencies: ["AutoTrack"],
+      path: "Tests/Helpers/JSONLinesKillHelper",
+      swiftSettings: upcomingFeatures
+    ),
     // Counts heap allocations for the benchmark by interposing malloc & co.
     // Only the benchmark executable links it; libraries never do.
     .target(name: "CAllocationCounter"),
@@ -59,7 +71,7 @@ let package = Package(
     ),
     .testTarget(
       name: "AutoTrackTests",
-      dependencies: ["AutoTrack", "HeadlessUI", "DelegateProxyKit"],
+      dependencies: ["AutoTrack", "HeadlessUI", "DelegateProxyKit", "LoopbackCollector"],
       swiftSettings: upcomingFeatures
     ),
     .testTarget(

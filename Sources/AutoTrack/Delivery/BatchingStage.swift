@@ -1,0 +1,560 @@
+import Foundation
+import Synchronization
+
+/// An ``EventSink`` that groups events into batches and hands them to a ``BatchDestination``,
+/// retrying failures without ever losing an event silently.
+///
+/// ## When a batch goes out
+/// A batch of up to ``Configuration/maximumBatchSize`` events is sent as soon as
+/// that many are waiting, when the oldest waiting event is
+/// ``Configuration/maximumBatchAge`` old, or on demand with ``flush()``. One batch is
+/// in flight at a time, so events arrive in send order.
+///
+/// ## Bounded queue
+/// At most ``Configuration/queueCapacity`` events wait (the batch in flight is not
+/// counted). One more makes the stage **drop the oldest waiting event**: recent
+/// activity is usually worth more than old, and the queue cannot grow without
+/// bound while a collector is down. Every drop is counted in
+/// ``Statistics/droppedOnOverflowCount`` and reported as
+/// ``Report/droppedOnOverflow(eventIDs:)``.
+///
+/// ## Failures
+/// - ``DeliveryOutcome/retry(failure:retryAfter:)`` (HTTP 408, 429, 5xx, network errors)
+///   puts the events back at the front of the queue and waits: the server's
+///   `Retry-After` when it sent one, else the ``RetryPolicy``'s exponential backoff with jitter.
+/// - ``DeliveryOutcome/rejected(failure:)`` (a permanent 4xx) drops the events with a
+///   ``Report/rejected(eventIDs:failure:)`` report.
+///
+/// ## Surviving a restart
+/// Give the stage an `outbox` ``JSONLinesStore`` and every event is also written
+/// there; before a batch goes out the outbox is flushed, and the ids of settled
+/// events (delivered, rejected or dropped) are appended to `<baseName>.settled` in
+/// the same directory. A new stage on the same outbox re-queues every event that
+/// is not settled, so a batch that was in flight when the process died is sent
+/// again. Delivery is therefore *at least once*; each event's unique
+/// ``TrackedEvent/id`` lets the collector drop the duplicates. When nothing is
+/// waiting, the stage empties the outbox and the settled list.
+///
+/// ## Time
+/// All timing reads the injected ``DeliveryClock``. ``run()`` drives the stage in
+/// production; tests call ``deliverDueBatches()`` after moving a
+/// ``ManualDeliveryClock``, so they never sleep.
+///
+/// ```swift
+/// let uploader = HTTPBatchUploader(configuration: .init(endpoint: collectorURL))
+/// let stage = try BatchingStage(destination: uploader, outbox: store) { report in print(report) }
+/// let driver = Task { await stage.run() }
+/// stage.send(event)
+/// try await stage.flush()
+/// driver.cancel()
+/// ```
+public final class BatchingStage: EventSink {
+  /// Thresholds and limits of a stage.
+  public struct Configuration: Sendable, Hashable {
+    /// The most events in one batch; a full batch is sent at once.
+    public var maximumBatchSize: Int
+    /// The longest an event waits before its (partial) batch is sent.
+    public var maximumBatchAge: Duration
+    /// The most events waiting; one more drops the oldest.
+    public var queueCapacity: Int
+    /// How retries are spaced.
+    public var retry: RetryPolicy
+
+    /// Creates a configuration.
+    ///
+    /// - Parameters:
+    ///   - maximumBatchSize: Events per batch; 100 by default.
+    ///   - maximumBatchAge: The longest wait; 10 seconds by default.
+    ///   - queueCapacity: Waiting events kept; 10,000 by default.
+    ///   - retry: The retry policy.
+    public init(
+      maximumBatchSize: Int = 100,
+      maximumBatchAge: Duration = .seconds(10),
+      queueCapacity: Int = 10_000,
+      retry: RetryPolicy = RetryPolicy()
+    ) {
+      self.maximumBatchSize = maximumBatchSize
+      self.maximumBatchAge = maximumBatchAge
+      self.queueCapacity = queueCapacity
+      self.retry = retry
+    }
+
+    func validate() throws(AutoTrackError) {
+      guard maximumBatchSize >= 1 else {
+        throw .invalidConfiguration(parameter: "maximumBatchSize", reason: "must be at least 1")
+      }
+      guard maximumBatchAge >= .zero else {
+        throw .invalidConfiguration(parameter: "maximumBatchAge", reason: "must not be negative")
+      }
+      guard queueCapacity >= 1 else {
+        throw .invalidConfiguration(parameter: "queueCapacity", reason: "must be at least 1")
+      }
+      try retry.validate()
+    }
+  }
+
+  /// Something the stage did that a person may want to know about.
+  public enum Report: Sendable, Equatable {
+    /// Events re-queued from the outbox when the stage started.
+    ///
+    /// - Parameter count: How many.
+    case recovered(count: Int)
+    /// The destination accepted events.
+    ///
+    /// - Parameter count: How many.
+    case delivered(count: Int)
+    /// Waiting events were dropped because the queue was full.
+    ///
+    /// - Parameter eventIDs: The ids of the dropped events.
+    case droppedOnOverflow(eventIDs: [String])
+    /// The destination refused events for good (or the stage gave up on them); they are dropped.
+    ///
+    /// - Parameters:
+    ///   - eventIDs: The ids of the dropped events.
+    ///   - failure: Why.
+    case rejected(eventIDs: [String], failure: DeliveryFailure)
+    /// An attempt failed; the events wait and are tried again.
+    ///
+    /// - Parameters:
+    ///   - eventCount: How many events wait for the retry.
+    ///   - attempt: The number of consecutive failed attempts so far.
+    ///   - delay: How long the stage waits before the next attempt.
+    ///   - failure: Why the attempt failed.
+    case retryScheduled(eventCount: Int, attempt: Int, delay: Duration, failure: DeliveryFailure)
+    /// Writing to the outbox store failed; delivery went on from memory.
+    ///
+    /// - Parameter error: The store's error.
+    case outboxFailed(error: AutoTrackError)
+  }
+
+  /// Counters since the stage was created.
+  public struct Statistics: Sendable, Hashable {
+    /// Events passed to ``send(_:)``.
+    public var sentCount = 0
+    /// Events re-queued from the outbox at start.
+    public var recoveredCount = 0
+    /// Events the destination accepted.
+    public var deliveredCount = 0
+    /// Events dropped because the queue was full.
+    public var droppedOnOverflowCount = 0
+    /// Events dropped because the destination refused them or attempts ran out.
+    public var rejectedCount = 0
+    /// Failed attempts that led to a retry.
+    public var retryCount = 0
+    /// Events waiting or in flight.
+    public var pendingCount = 0
+    /// When the next attempt may start after a failure, on the stage's clock; `nil` when not backing off.
+    public var nextAttemptAt: Duration?
+  }
+
+  private struct Queued {
+    var event: TrackedEvent
+    var enqueuedAt: Duration
+  }
+
+  private struct State {
+    var queue = RingBuffer<Queued>()
+    var inFlightCount = 0
+    var consecutiveFailures = 0
+    var nextAttemptAt: Duration?
+    var random: SplitMix64
+    var statistics = Statistics()
+    var settledCount = 0
+    var lastSettledID: String?
+    var unjournaledSettledIDs: [String] = []
+    var journal: PosixFile?
+    var journalHasEntries = false
+    var isDelivering = false
+    var turnWaiters: [CheckedContinuation<Void, Never>] = []
+    var driverWaiter: CheckedContinuation<Void, Never>?
+    var wakePending = false
+  }
+
+  /// The stage's thresholds and limits.
+  public let configuration: Configuration
+  private let destination: any BatchDestination
+  private let clock: any DeliveryClock
+  private let outbox: JSONLinesStore?
+  private let onReport: (@Sendable (Report) -> Void)?
+  private let state: Mutex<State>
+
+  /// Creates a stage, re-queuing the unsettled events of `outbox` when one is given.
+  ///
+  /// - Parameters:
+  ///   - destination: Where batches go.
+  ///   - configuration: Thresholds and limits.
+  ///   - clock: The time source; the system clock by default.
+  ///   - outbox: A store that keeps events until they are settled, so they survive a restart.
+  ///     The stage owns it from now on: send events to the stage, not to the store.
+  ///   - onReport: Called, outside the stage's lock, for every ``Report``.
+  /// - Throws: ``AutoTrackError/invalidConfiguration(parameter:reason:)``, or an error reading the outbox.
+  public init(
+    destination: any BatchDestination,
+    configuration: Configuration = Configuration(),
+    clock: any DeliveryClock = SystemDeliveryClock(),
+    outbox: JSONLinesStore? = nil,
+    onReport: (@Sendable (Report) -> Void)? = nil
+  ) throws(AutoTrackError) {
+    try configuration.validate()
+    self.configuration = configuration
+    self.destination = destination
+    self.clock = clock
+    self.outbox = outbox
+    self.onReport = onReport
+    var initial = State(random: SplitMix64(seed: configuration.retry.seed ?? UInt64.random(in: .min ... .max)))
+    var reports: [Report] = []
+    if let outbox {
+      let journalPath = outbox.configuration.directory.path + "/" + outbox.configuration.baseName + ".settled"
+      let journal = try PosixFile(appendingTo: journalPath)
+      _ = try journal.cutTornTail()
+      let settled = try BatchingStage.readJournal(at: journalPath)
+      let unsettled = try outbox.readAll().filter { !settled.contains($0.id) }
+      initial.journal = journal
+      initial.journalHasEntries = !settled.isEmpty
+      // Recovered events are overdue by definition: make them due now.
+      let dueAt = clock.now() - configuration.maximumBatchAge
+      for event in unsettled { initial.queue.append(Queued(event: event, enqueuedAt: dueAt)) }
+      initial.statistics.recoveredCount = unsettled.count
+      if !unsettled.isEmpty { reports.append(.recovered(count: unsettled.count)) }
+      if let dropped = BatchingStage.dropOverflow(&initial, capacity: configuration.queueCapacity) {
+        reports.append(dropped)
+      }
+    }
+    state = Mutex(initial)
+    emit(reports)
+    if outbox != nil { state.withLock { compactIfIdle(&$0) } }
+  }
+
+  // MARK: Sending
+
+  /// Queues `event` (and writes it to the outbox's buffer), dropping the oldest waiting event when full.
+  ///
+  /// Never waits for the network; with an outbox it may do a buffered file write.
+  ///
+  /// - Parameter event: The event to deliver.
+  /// - Complexity: O(1) amortized.
+  public func send(_ event: TrackedEvent) {
+    let now = clock.now()
+    let (report, wake) = state.withLock { state -> (Report?, Bool) in
+      outbox?.send(event)
+      state.statistics.sentCount += 1
+      let wasEmpty = state.queue.isEmpty
+      state.queue.append(Queued(event: event, enqueuedAt: now))
+      let report = BatchingStage.dropOverflow(&state, capacity: configuration.queueCapacity)
+      return (report, wasEmpty || state.queue.count >= configuration.maximumBatchSize)
+    }
+    if let report { emit([report]) }
+    if wake { wakeDriver() }
+  }
+
+  private static func dropOverflow(_ state: inout State, capacity: Int) -> Report? {
+    guard state.queue.count > capacity else { return nil }
+    var ids: [String] = []
+    while state.queue.count > capacity, let oldest = state.queue.removeFirst() {
+      ids.append(oldest.event.id)
+    }
+    state.statistics.droppedOnOverflowCount += ids.count
+    state.unjournaledSettledIDs.append(contentsOf: ids)
+    return .droppedOnOverflow(eventIDs: ids)
+  }
+
+  // MARK: Delivering
+
+  /// Sends every batch that is due now: full batches, and a partial one whose oldest event is old enough.
+  ///
+  /// Stops at the first failure that calls for a retry, and does nothing while a retry delay runs.
+  /// ``run()`` calls it; tests call it after moving their clock.
+  public func deliverDueBatches() async {
+    _ = await deliverBatches(force: false)
+  }
+
+  /// Sends everything that is waiting now, without waiting for batches to fill or age.
+  ///
+  /// A retry delay that is running is honoured: the stage does not call a server that asked it to wait.
+  ///
+  /// - Returns: How many events are settled in total (delivered, rejected or dropped), and the last one's id.
+  /// - Throws: ``AutoTrackError/flushIncomplete(pendingCount:lastFailure:)`` when events are still
+  ///   waiting; they stay queued and are retried on schedule.
+  @discardableResult
+  public func flush() async throws(AutoTrackError) -> FlushAcknowledgement {
+    let failure = await deliverBatches(force: true)
+    let (pending, acknowledgement) = state.withLock { state in
+      (
+        state.queue.count + state.inFlightCount,
+        FlushAcknowledgement(acknowledgedCount: state.settledCount, lastAcknowledgedID: state.lastSettledID)
+      )
+    }
+    if pending > 0 { throw .flushIncomplete(pendingCount: pending, lastFailure: failure) }
+    return acknowledgement
+  }
+
+  /// Delivers batches as they come due, until the calling task is cancelled.
+  ///
+  /// Sleeps on the stage's clock between batches and wakes early when a batch fills.
+  ///
+  /// ```swift
+  /// let driver = Task { await stage.run() }
+  /// defer { driver.cancel() }
+  /// ```
+  public func run() async {
+    while !Task.isCancelled {
+      await deliverDueBatches()
+      await waitForWork(until: nextWakeUp)
+    }
+  }
+
+  /// The instant at which the stage next has work to do by the clock alone: the end of a retry
+  /// delay, or the moment the oldest waiting event reaches the batch age. `nil` when nothing waits.
+  public var nextWakeUp: Duration? {
+    state.withLock { state in
+      guard let oldest = state.queue.first else { return nil }
+      let ageDeadline = oldest.enqueuedAt + configuration.maximumBatchAge
+      let due = state.queue.count >= configuration.maximumBatchSize ? clock.now() : ageDeadline
+      return max(due, state.nextAttemptAt ?? due)
+    }
+  }
+
+  /// The stage's counters.
+  public var statistics: Statistics {
+    state.withLock { state in
+      var statistics = state.statistics
+      statistics.pendingCount = state.queue.count + state.inFlightCount
+      statistics.nextAttemptAt = state.nextAttemptAt
+      return statistics
+    }
+  }
+
+  private func deliverBatches(force: Bool) async -> DeliveryFailure? {
+    await acquireTurn()
+    defer { releaseTurn() }
+    var lastFailure: DeliveryFailure?
+    while true {
+      let now = clock.now()
+      let batch = state.withLock { state -> [TrackedEvent]? in
+        guard let oldest = state.queue.first else { return nil }
+        if let next = state.nextAttemptAt, now < next { return nil }
+        if !force, state.queue.count < configuration.maximumBatchSize,
+          now - oldest.enqueuedAt < configuration.maximumBatchAge
+        {
+          return nil
+        }
+        let batch = state.queue.removeFirst(configuration.maximumBatchSize).map(\.event)
+        state.inFlightCount = batch.count
+        return batch
+      }
+      guard let batch else { break }
+      if let outbox {
+        do { try outbox.flush() } catch { emit([.outboxFailed(error: error)]) }
+      }
+      let result = await destination.deliver(batch)
+      let (reports, failure) = state.withLock { state in
+        settle(&state, batch: batch, result: result, now: clock.now())
+      }
+      emit(reports)
+      if let failure {
+        lastFailure = failure
+        break
+      }
+    }
+    let journalFailure = state.withLock { state -> Report? in
+      defer { compactIfIdle(&state) }
+      return writeJournal(&state)
+    }
+    if let journalFailure { emit([journalFailure]) }
+    return lastFailure
+  }
+
+  /// Applies a delivery result; returns the reports and the failure that calls for a retry, if any.
+  private func settle(
+    _ state: inout State, batch: [TrackedEvent], result: DeliveryResult, now: Duration
+  ) -> ([Report], DeliveryFailure?) {
+    var reports: [Report] = []
+    var index = 0
+    var retry: (failure: DeliveryFailure, after: Duration?)?
+    for segment in result.segments where index < batch.count && retry == nil {
+      let count = min(max(0, segment.count), batch.count - index)
+      guard count > 0 else { continue }
+      let part = batch[index..<(index + count)]
+      switch segment.outcome {
+      case .accepted:
+        state.statistics.deliveredCount += count
+        reports.append(.delivered(count: count))
+      case .rejected(let failure):
+        state.statistics.rejectedCount += count
+        reports.append(.rejected(eventIDs: part.map(\.id), failure: failure))
+      case .retry(let failure, let after):
+        retry = (failure, after)
+        continue
+      }
+      markSettled(&state, part)
+      index += count
+    }
+    state.inFlightCount = 0
+    let remaining = batch[index...]
+    guard !remaining.isEmpty else {
+      state.consecutiveFailures = 0
+      state.nextAttemptAt = nil
+      return (reports, nil)
+    }
+    let failure = retry?.failure ?? .transport(reason: "the destination reported no outcome for these events")
+    state.consecutiveFailures += 1
+    let policy = configuration.retry
+    if let limit = policy.maximumAttempts, state.consecutiveFailures >= limit {
+      let exhausted = DeliveryFailure.attemptsExhausted(attempts: state.consecutiveFailures)
+      state.statistics.rejectedCount += remaining.count
+      reports.append(.rejected(eventIDs: remaining.map(\.id), failure: exhausted))
+      markSettled(&state, remaining)
+      state.consecutiveFailures = 0
+      state.nextAttemptAt = nil
+      return (reports, exhausted)
+    }
+    let delay =
+      retry?.after.map { min(max($0, .zero), policy.maximumRetryAfter) }
+      ?? policy.delay(forRetry: state.consecutiveFailures, unitRandom: state.random.nextUnit())
+    state.nextAttemptAt = now + delay
+    state.statistics.retryCount += 1
+    // Back at the front, due at once when the delay is over.
+    state.queue.prepend(
+      contentsOf: remaining.map { Queued(event: $0, enqueuedAt: now - configuration.maximumBatchAge) })
+    reports.append(
+      .retryScheduled(
+        eventCount: state.queue.count, attempt: state.consecutiveFailures, delay: delay, failure: failure))
+    if let dropped = BatchingStage.dropOverflow(&state, capacity: configuration.queueCapacity) {
+      reports.append(dropped)
+    }
+    return (reports, failure)
+  }
+
+  private func markSettled(_ state: inout State, _ events: ArraySlice<TrackedEvent>) {
+    guard let last = events.last else { return }
+    state.settledCount += events.count
+    state.lastSettledID = last.id
+    if state.journal != nil { state.unjournaledSettledIDs.append(contentsOf: events.map(\.id)) }
+  }
+
+  private func writeJournal(_ state: inout State) -> Report? {
+    guard let journal = state.journal else {
+      state.unjournaledSettledIDs.removeAll()
+      return nil
+    }
+    guard !state.unjournaledSettledIDs.isEmpty else { return nil }
+    var bytes: [UInt8] = []
+    let encoder = JSONEncoder()
+    for id in state.unjournaledSettledIDs {
+      guard let line = try? encoder.encode(id) else { continue }
+      bytes.append(contentsOf: line)
+      bytes.append(0x0A)
+    }
+    do {
+      try journal.writeAll(bytes[...])
+      state.unjournaledSettledIDs.removeAll()
+      state.journalHasEntries = true
+      return nil
+    } catch {
+      return .outboxFailed(error: error)
+    }
+  }
+
+  /// Empties the outbox and the settled list once nothing is waiting or in flight.
+  private func compactIfIdle(_ state: inout State) {
+    guard let outbox, let journal = state.journal, state.queue.isEmpty, state.inFlightCount == 0,
+      state.journalHasEntries || !state.unjournaledSettledIDs.isEmpty
+    else { return }
+    do {
+      try outbox.removeAll()
+      try journal.truncate(to: 0)
+      state.unjournaledSettledIDs.removeAll()
+      state.journalHasEntries = false
+    } catch {
+      // Leaving the files as they are is safe: a restart only re-reads settled ids.
+    }
+  }
+
+  static func readJournal(at path: String) throws(AutoTrackError) -> Set<String> {
+    guard let data = try PosixFile.contents(of: path) else { return [] }
+    let decoder = JSONDecoder()
+    var ids = Set<String>()
+    var lineNumber = 0
+    for line in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
+      lineNumber += 1
+      if line.isEmpty { continue }
+      do {
+        ids.insert(try decoder.decode(String.self, from: line))
+      } catch {
+        throw .malformedLine(path: path, line: lineNumber, reason: String(describing: error))
+      }
+    }
+    return ids
+  }
+
+  private func emit(_ reports: [Report]) {
+    guard let onReport else { return }
+    for report in reports { onReport(report) }
+  }
+
+  // MARK: Turn-taking and waking
+
+  private func acquireTurn() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let granted = state.withLock { state -> Bool in
+        if !state.isDelivering {
+          state.isDelivering = true
+          return true
+        }
+        state.turnWaiters.append(continuation)
+        return false
+      }
+      if granted { continuation.resume() }
+    }
+  }
+
+  private func releaseTurn() {
+    let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      if state.turnWaiters.isEmpty {
+        state.isDelivering = false
+        return nil
+      }
+      return state.turnWaiters.removeFirst()  // the turn passes straight to the next waiter
+    }
+    next?.resume()
+  }
+
+  private func wakeDriver() {
+    let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      if let waiter = state.driverWaiter {
+        state.driverWaiter = nil
+        return waiter
+      }
+      state.wakePending = true
+      return nil
+    }
+    waiter?.resume()
+  }
+
+  private func waitForWork(until deadline: Duration?) async {
+    let timer = deadline.map { deadline in
+      Task { [clock] in
+        do {
+          try await clock.sleep(until: deadline)
+          self.wakeDriver()
+        } catch {}
+      }
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let resumeNow = state.withLock { state -> Bool in
+          if state.wakePending || Task.isCancelled {
+            state.wakePending = false
+            return true
+          }
+          state.driverWaiter = continuation
+          return false
+        }
+        if resumeNow { continuation.resume() }
+      }
+    } onCancel: {
+      wakeDriver()
+    }
+    timer?.cancel()
+  }
+}

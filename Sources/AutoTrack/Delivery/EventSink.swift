@@ -1,0 +1,57 @@
+import Foundation
+
+/// A place that captured events go to: memory, a JSON Lines file, or a batching stage in front of a collector.
+///
+/// Capture runs on the main actor and must never wait for a disk or a
+/// network, so the protocol is split in two:
+/// - ``send(_:)`` is synchronous and cheap: it hands the event over (to a
+///   buffer or a queue) and returns. It never throws; whatever a sink has to
+///   drop is counted in its statistics and reported, never dropped silently.
+/// - ``flush()`` is asynchronous and does the slow part on demand: write and
+///   sync the file, upload the queued batches. Its answer says how far the
+///   sink got.
+///
+/// ```swift
+/// let sink: any EventSink = try JSONLinesStore(configuration: .init(directory: url))
+/// sink.send(event)                      // buffered, returns at once
+/// let ack = try await sink.flush()      // durable from here on
+/// print(ack.acknowledgedCount)
+/// ```
+public protocol EventSink: AnyObject, Sendable {
+  /// Hands one event to the sink without waiting for I/O.
+  ///
+  /// - Parameter event: The event to keep or deliver.
+  func send(_ event: TrackedEvent)
+
+  /// Finishes the work that ``send(_:)`` deferred, as far as this sink's guarantee goes.
+  ///
+  /// - Returns: Which events the sink now vouches for.
+  /// - Throws: ``AutoTrackError`` when the work could not be finished; the
+  ///   events stay with the sink.
+  @discardableResult
+  func flush() async throws(AutoTrackError) -> FlushAcknowledgement
+}
+
+/// What a sink vouches for after ``EventSink/flush()``.
+///
+/// Counts run from the moment the sink was created (or opened) and only grow.
+/// For a ``JSONLinesStore`` the acknowledged events are written (and synced,
+/// when configured) to the file; for a ``BatchingStage`` they are settled:
+/// accepted by the destination, or dropped with a report; for an
+/// ``InMemorySink`` they are held in memory.
+public struct FlushAcknowledgement: Sendable, Hashable {
+  /// The number of events sent to the sink that it has acknowledged, in send order.
+  public var acknowledgedCount: Int
+  /// The ``TrackedEvent/id`` of the last acknowledged event, or `nil` when none is.
+  public var lastAcknowledgedID: String?
+
+  /// Creates an acknowledgement.
+  ///
+  /// - Parameters:
+  ///   - acknowledgedCount: The number of acknowledged events.
+  ///   - lastAcknowledgedID: The id of the last of them.
+  public init(acknowledgedCount: Int, lastAcknowledgedID: String?) {
+    self.acknowledgedCount = acknowledgedCount
+    self.lastAcknowledgedID = lastAcknowledgedID
+  }
+}

@@ -1,0 +1,187 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// Free functions so that the methods named `close`, `read` and `rename` below
+// do not shadow the C calls, on any C library module.
+private func posixClose(_ fd: Int32) -> Int32 { close(fd) }
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
+private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }
+private func posixRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
+
+/// An open file with the handful of POSIX calls the JSON Lines store needs.
+///
+/// Not thread-safe: each instance is owned by one `Mutex`-guarded state.
+/// Every failure becomes ``AutoTrackError/fileOperationFailed(operation:path:errno:)``
+/// naming the call and the path.
+final class PosixFile {
+  let path: String
+  private var descriptor: Int32
+
+  /// Opens (creating when needed) `path` for appending and reading.
+  init(appendingTo path: String) throws(AutoTrackError) {
+    self.path = path
+    let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw PosixFile.failure("open", path) }
+    descriptor = fd
+  }
+
+  deinit {
+    if descriptor >= 0 { _ = posixClose(descriptor) }
+  }
+
+  static func failure(_ operation: String, _ path: String) -> AutoTrackError {
+    .fileOperationFailed(operation: operation, path: path, errno: errno)
+  }
+
+  /// Takes an exclusive advisory lock without waiting; fails with `EWOULDBLOCK` when another holder has it.
+  func lockExclusively() throws(AutoTrackError) {
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { throw PosixFile.failure("flock", path) }
+  }
+
+  func size() throws(AutoTrackError) -> Int {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw PosixFile.failure("fstat", path) }
+    return Int(info.st_size)
+  }
+
+  /// Writes all of `bytes`, retrying after interruptions and short writes.
+  ///
+  /// - Parameter chunkLimit: When set, no single `write(2)` carries more than
+  ///   this many bytes (the kill test uses it to make torn lines likely).
+  func writeAll(_ bytes: ArraySlice<UInt8>, chunkLimit: Int? = nil) throws(AutoTrackError) {
+    var failure: AutoTrackError?
+    bytes.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let length = min(raw.count - offset, chunkLimit ?? Int.max)
+        let written = posixWrite(descriptor, raw.baseAddress! + offset, length)
+        if written < 0 {
+          if errno == EINTR { continue }
+          failure = PosixFile.failure("write", path)
+          return
+        }
+        offset += written
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  func sync() throws(AutoTrackError) {
+    while fsync(descriptor) != 0 {
+      if errno != EINTR { throw PosixFile.failure("fsync", path) }
+    }
+  }
+
+  func truncate(to length: Int) throws(AutoTrackError) {
+    guard ftruncate(descriptor, off_t(length)) == 0 else { throw PosixFile.failure("ftruncate", path) }
+  }
+
+  func read(at offset: Int, count: Int) throws(AutoTrackError) -> [UInt8] {
+    var result = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    var failure: AutoTrackError?
+    result.withUnsafeMutableBytes { raw in
+      while filled < count {
+        let got = pread(descriptor, raw.baseAddress! + filled, count - filled, off_t(offset + filled))
+        if got < 0 {
+          if errno == EINTR { continue }
+          failure = PosixFile.failure("pread", path)
+          return
+        }
+        if got == 0 { return }
+        filled += got
+      }
+    }
+    if let failure { throw failure }
+    return Array(result[0..<filled])
+  }
+
+  func close() {
+    if descriptor >= 0 {
+      _ = posixClose(descriptor)
+      descriptor = -1
+    }
+  }
+
+  /// Makes a directory's entries (renames, creations) durable.
+  static func syncDirectory(_ path: String) throws(AutoTrackError) {
+    let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { throw failure("open", path) }
+    defer { _ = posixClose(fd) }
+    guard fsync(fd) == 0 else { throw failure("fsync", path) }
+  }
+
+  static func rename(_ from: String, to: String) throws(AutoTrackError) {
+    guard posixRename(from, to) == 0 else { throw failure("rename", from) }
+  }
+
+  static func remove(_ path: String) throws(AutoTrackError) {
+    guard unlink(path) == 0 || errno == ENOENT else { throw failure("unlink", path) }
+  }
+
+  static func makeDirectory(_ path: String) throws(AutoTrackError) {
+    do {
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    } catch {
+      throw .fileOperationFailed(operation: "mkdir", path: path, errno: EIO)
+    }
+  }
+
+  /// Reads a whole file, or returns `nil` when it does not exist.
+  static func contents(of path: String) throws(AutoTrackError) -> Data? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 {
+      if errno == ENOENT { return nil }
+      throw failure("open", path)
+    }
+    let file = PosixFileReader(descriptor: fd)
+    defer { file.close() }
+    var data = Data()
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let got = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress!, $0.count) }
+      if got < 0 {
+        if errno == EINTR { continue }
+        throw failure("read", path)
+      }
+      if got == 0 { break }
+      data.append(contentsOf: chunk[0..<got])
+    }
+    return data
+  }
+
+  /// Cuts a torn last line (bytes after the final newline) off the file.
+  ///
+  /// - Returns: The number of bytes removed; 0 when the file ends with a newline or is empty.
+  func cutTornTail() throws(AutoTrackError) -> Int {
+    let total = try size()
+    guard total > 0 else { return 0 }
+    var end = total
+    let chunkSize = 1 << 16
+    while end > 0 {
+      let start = max(0, end - chunkSize)
+      let bytes = try read(at: start, count: end - start)
+      if let index = bytes.lastIndex(of: 0x0A) {
+        let keep = start + index + 1
+        if keep < total { try truncate(to: keep) }
+        return total - keep
+      }
+      end = start
+    }
+    try truncate(to: 0)
+    return total
+  }
+}
+
+/// Closes a raw descriptor; a tiny helper for ``PosixFile/contents(of:)``.
+private struct PosixFileReader {
+  let descriptor: Int32
+  func close() { _ = posixClose(descriptor) }
+}

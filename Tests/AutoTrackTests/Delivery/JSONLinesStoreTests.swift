@@ -1,0 +1,242 @@
+import Foundation
+import Testing
+
+@testable import AutoTrack
+
+@Suite struct JSONLinesStoreTests {
+  private func configuration(
+    _ directory: TemporaryDirectory, flushEvery: Int = 1000, interval: Duration = .seconds(60),
+    maximumFileBytes: Int = 1 << 20, archives: Int? = nil
+  ) -> JSONLinesStore.Configuration {
+    JSONLinesStore.Configuration(
+      directory: directory.url, flushEveryEvents: flushEvery, flushInterval: interval,
+      maximumFileBytes: maximumFileBytes, maximumArchivedFiles: archives)
+  }
+
+  private func activeFile(_ directory: TemporaryDirectory) -> URL {
+    directory.url.appendingPathComponent("events.jsonl")
+  }
+
+  @Test func readingBackYieldsExactlyTheEventsWritten() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let events = makeEvents(500)
+    do {
+      let store = try JSONLinesStore(configuration: configuration(directory, flushEvery: 64))
+      for event in events { store.send(event) }
+      let acknowledgement = try store.flush()
+      #expect(acknowledgement == FlushAcknowledgement(acknowledgedCount: 500, lastAcknowledgedID: "e-499"))
+      #expect(try store.readAll() == events)
+      try store.close()
+    }
+    let reopened = try JSONLinesStore(configuration: configuration(directory))
+    #expect(reopened.recovery == JSONLinesStore.Recovery(tornLinesDropped: 0, tornBytesDropped: 0))
+    #expect(try reopened.readAll() == events)
+    let text = try String(contentsOf: activeFile(directory), encoding: .utf8)
+    #expect(text.split(separator: "\n").count == 500)
+    #expect(text.hasSuffix("}\n"))
+  }
+
+  @Test func writesWhenTheBufferHoldsFlushEveryEvents() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let store = try JSONLinesStore(configuration: configuration(directory, flushEvery: 3), clock: ManualDeliveryClock())
+    let events = makeEvents(7)
+    for event in events.prefix(2) { store.send(event) }
+    #expect(store.statistics.writtenCount == 0)
+    #expect(store.statistics.bufferedCount == 2)
+    store.send(events[2])
+    #expect(store.statistics.writtenCount == 3)
+    for event in events.dropFirst(3) { store.send(event) }
+    #expect(store.statistics.writtenCount == 6)
+    #expect(store.statistics.bufferedCount == 1)
+    #expect(store.statistics.acknowledgedCount == 0, "automatic writes are not acknowledged flushes")
+  }
+
+  @Test func writesWhenTheOldestBufferedEventIsOldEnough() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let clock = ManualDeliveryClock()
+    let store = try JSONLinesStore(
+      configuration: configuration(directory, interval: .milliseconds(100)), clock: clock)
+    let events = makeEvents(3)
+    store.send(events[0])
+    clock.advance(by: .milliseconds(99))
+    store.flushIfDue()
+    #expect(store.statistics.writtenCount == 0)
+    clock.advance(by: .milliseconds(1))
+    store.flushIfDue()
+    #expect(store.statistics.writtenCount == 1)
+    store.send(events[1])
+    clock.advance(by: .milliseconds(150))
+    store.send(events[2])  // the send itself notices that the buffer is due
+    #expect(store.statistics.writtenCount == 3)
+  }
+
+  @Test func automaticFlushingRunsOnTheInjectedClock() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let clock = ManualDeliveryClock()
+    let store = try JSONLinesStore(
+      configuration: configuration(directory, interval: .milliseconds(100)), clock: clock)
+    let flusher = Task { await store.runAutomaticFlushing() }
+    defer { flusher.cancel() }
+    store.send(makeEvents(1)[0])
+    var rounds = 0
+    while store.statistics.writtenCount == 0, rounds < 10_000 {
+      clock.advance(by: .milliseconds(100))
+      await Task.yield()
+      rounds += 1
+    }
+    #expect(store.statistics.writtenCount == 1)
+  }
+
+  @Test func tornLastLineIsCutOffAndCounted() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let events = makeEvents(10)
+    do {
+      let store = try JSONLinesStore(configuration: configuration(directory))
+      for event in events { store.send(event) }
+      try store.close()
+    }
+    let torn = Data(#"{"id":"e-10","name":"element_cl"#.utf8)
+    let handle = try FileHandle(forWritingTo: activeFile(directory))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: torn)
+    try handle.close()
+
+    let store = try JSONLinesStore(configuration: configuration(directory))
+    #expect(store.recovery == JSONLinesStore.Recovery(tornLinesDropped: 1, tornBytesDropped: torn.count))
+    #expect(try store.readAll() == events)
+    let more = makeEvents(2, from: 10)
+    for event in more { store.send(event) }
+    try store.flush()
+    #expect(try store.readAll() == events + more)
+  }
+
+  @Test func aFileWithOnlyATornLineBecomesEmpty() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try Data(#"{"id":"#.utf8).write(to: activeFile(directory))
+    let store = try JSONLinesStore(configuration: configuration(directory))
+    #expect(store.recovery.tornLinesDropped == 1)
+    #expect(store.recovery.tornBytesDropped == 6)
+    #expect(try store.readAll().isEmpty)
+  }
+
+  @Test func damageInTheMiddleIsATypedErrorNamingFileAndLine() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let good = String(decoding: try TrackedEvent.jsonEncoder().encode(makeEvents(1)[0]), as: UTF8.self)
+    try Data("\(good)\nnot json\n\(good)\n".utf8).write(to: activeFile(directory))
+    let store = try JSONLinesStore(configuration: configuration(directory))
+    #expect(store.recovery.tornLinesDropped == 0)
+    #expect {
+      try store.readAll()
+    } throws: { error in
+      guard case .malformedLine(let path, let line, _) = error as? AutoTrackError else { return false }
+      return path == activeFile(directory).path && line == 2
+    }
+  }
+
+  @Test func rotatesAtTheSizeLimitAndReadsBackInOrder() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let events = makeEvents(60)
+    let limit = 2_000
+    let store = try JSONLinesStore(configuration: configuration(directory, flushEvery: 7, maximumFileBytes: limit))
+    for event in events { store.send(event) }
+    try store.flush()
+    let paths = store.filePaths
+    #expect(paths.count > 3)
+    #expect(store.statistics.rotationCount == paths.count - 1)
+    for path in paths {
+      let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+      #expect(size <= limit, "\(path) has \(size) bytes")
+    }
+    #expect(paths.first?.hasSuffix("events.000001.jsonl") == true)
+    #expect(try store.readAll() == events)
+  }
+
+  @Test func retentionDeletesTheOldestArchivesAndCountsTheirEvents() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let events = makeEvents(60)
+    let store = try JSONLinesStore(
+      configuration: configuration(directory, flushEvery: 1, maximumFileBytes: 2_000, archives: 1))
+    for event in events { store.send(event) }
+    try store.flush()
+    let kept = try store.readAll()
+    #expect(store.filePaths.count == 2)
+    #expect(store.statistics.eventsRemovedByRetention > 0)
+    #expect(kept.count + store.statistics.eventsRemovedByRetention == events.count)
+    #expect(kept == Array(events.suffix(kept.count)))
+  }
+
+  @Test func aSecondStoreOnTheSameDirectoryIsRefused() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let first = try JSONLinesStore(configuration: configuration(directory))
+    #expect {
+      _ = try JSONLinesStore(configuration: configuration(directory))
+    } throws: { error in
+      guard case .fileOperationFailed(let operation, _, _) = error as? AutoTrackError else { return false }
+      return operation == "flock"
+    }
+    try first.close()
+    _ = try JSONLinesStore(configuration: configuration(directory))
+  }
+
+  @Test(arguments: ["flushEveryEvents", "maximumFileBytes", "baseName", "flushInterval", "maximumArchivedFiles"])
+  func badConfigurationIsATypedError(parameter: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var bad = configuration(directory)
+    switch parameter {
+    case "flushEveryEvents": bad.flushEveryEvents = 0
+    case "maximumFileBytes": bad.maximumFileBytes = 0
+    case "baseName": bad.baseName = "a/b"
+    case "flushInterval": bad.flushInterval = .seconds(-1)
+    default: bad.maximumArchivedFiles = -1
+    }
+    #expect {
+      _ = try JSONLinesStore(configuration: bad)
+    } throws: { error in
+      guard case .invalidConfiguration(let name, _) = error as? AutoTrackError else { return false }
+      return name == parameter
+    }
+  }
+
+  @Test func unencodableEventsAreCountedNotWritten() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let store = try JSONLinesStore(configuration: configuration(directory))
+    var events = makeEvents(3)
+    events[1].properties["bad"] = .double(.nan)
+    for event in events { store.send(event) }
+    try store.flush()
+    #expect(store.statistics.droppedUnencodableCount == 1)
+    #expect(try store.readAll().map(\.id) == ["e-0", "e-2"])
+  }
+
+  @Test func aClosedStoreCountsLateSendsAndRefusesFlush() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let store = try JSONLinesStore(configuration: configuration(directory))
+    try store.close()
+    store.send(makeEvents(1)[0])
+    #expect(store.statistics.droppedAfterCloseCount == 1)
+    #expect(throws: AutoTrackError.sinkClosed(path: directory.url.path)) { try store.flush() }
+  }
+
+  @Test func removeAllEmptiesEveryFile() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let store = try JSONLinesStore(configuration: configuration(directory, flushEvery: 1, maximumFileBytes: 1_000))
+    for event in makeEvents(20) { store.send(event) }
+    try store.removeAll()
+    #expect(try store.readAll().isEmpty)
+    #expect(store.filePaths.count == 1)
+  }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+
+@testable import AutoTrack
+
+/// A fresh directory under the system's temporary directory, removed by `remove()`.
+struct TemporaryDirectory {
+  let url: URL
+
+  init(_ label: String = #function) throws {
+    let name = "autotrack-\(label.filter { $0.isLetter || $0.isNumber })-\(UUID().uuidString)"
+    url = FileManager.default.temporaryDirectory.appendingPathComponent(name, isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  var path: String { url.path }
+
+  func remove() {
+    try? FileManager.default.removeItem(at: url)
+  }
+}
+
+/// Events with predictable ids `<prefix>-0`, `<prefix>-1`, … and a few properties of each kind.
+func makeEvents(_ count: Int, prefix: String = "e", from start: Int = 0) -> [TrackedEvent] {
+  (start..<(start + count)).map { index in
+    TrackedEvent(
+      name: index.isMultiple(of: 2) ? "element_click" : "screen_view", id: "\(prefix)-\(index)",
+      sequence: UInt64(index), timestampMs: 1_700_000_000_000 + Int64(index),
+      properties: [
+        "screen_name": "Home", "element_path": .string("Screen/List[0]/Cell[0][\(index)]"), "index": .int(index),
+        "ratio": 0.25, "checked": .bool(index.isMultiple(of: 3)), "text": "line\nbreak \"quoted\" é/ü",
+      ])
+  }
+}
+
+/// A destination that answers from a script and records every batch it was given.
+///
+/// When the script runs out it accepts. Each batch is also yielded to `batches`, so a
+/// test can await deliveries made by a running stage without sleeping.
+final class ScriptedDestination: BatchDestination {
+  enum Answer: Sendable {
+    case outcome(DeliveryOutcome)
+    case result(@Sendable ([TrackedEvent]) -> DeliveryResult)
+  }
+
+  private let script: Mutex<[Answer]>
+  private let received = Mutex<[[TrackedEvent]]>([])
+  let batches: AsyncStream<[TrackedEvent]>
+  private let continuation: AsyncStream<[TrackedEvent]>.Continuation
+
+  init(_ script: [Answer] = []) {
+    self.script = Mutex(script)
+    (batches, continuation) = AsyncStream.makeStream(of: [TrackedEvent].self)
+  }
+
+  convenience init(outcomes: [DeliveryOutcome]) {
+    self.init(outcomes.map { .outcome($0) })
+  }
+
+  func deliver(_ batch: [TrackedEvent]) async -> DeliveryResult {
+    received.withLock { $0.append(batch) }
+    continuation.yield(batch)
+    let answer = script.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    switch answer {
+    case nil: return .whole(batch, .accepted)
+    case .outcome(let outcome): return .whole(batch, outcome)
+    case .result(let make): return make(batch)
+    }
+  }
+
+  var deliveredBatches: [[TrackedEvent]] { received.withLock { $0 } }
+  var deliveredIDs: [String] { deliveredBatches.flatMap { $0.map(\.id) } }
+}
+
+/// Collects a stage's reports.
+final class ReportLog: Sendable {
+  private let reports = Mutex<[BatchingStage.Report]>([])
+
+  var handler: @Sendable (BatchingStage.Report) -> Void {
+    { report in self.reports.withLock { $0.append(report) } }
+  }
+
+  var all: [BatchingStage.Report] { reports.withLock { $0 } }
+
+  var retryDelays: [Duration] {
+    all.compactMap { report in
+      if case .retryScheduled(_, _, let delay, _) = report { return delay }
+      return nil
+    }
+  }
+}
