@@ -71,6 +71,16 @@ public enum KeyPathResolver {
     public var missingComponent: String
     /// The components before it that were found.
     public var resolvedPrefix: String
+
+    /// Creates a failure.
+    ///
+    /// - Parameters:
+    ///   - missingComponent: The first component that was not found.
+    ///   - resolvedPrefix: The components before it, joined with `.`.
+    public init(missingComponent: String, resolvedPrefix: String) {
+      self.missingComponent = missingComponent
+      self.resolvedPrefix = resolvedPrefix
+    }
   }
 
   /// Resolves `keyPath` in `subject`.
