@@ -40,7 +40,8 @@ extension TrackingRules {
     } catch {
       throw .rulesFileUnreadable(file: file, reason: error.localizedDescription)
     }
-    let looksLikePlist = url.pathExtension.lowercased() == "plist" || data.starts(with: Array("<?xml".utf8))
+    let looksLikePlist =
+      url.pathExtension.lowercased() == "plist" || data.starts(with: Array("<?xml".utf8))
       || data.starts(with: Array("bplist".utf8))
     return try decode(data, format: looksLikePlist ? .propertyList : .json, file: file)
   }

@@ -64,8 +64,7 @@ public enum RulesValidator {
   ///   - catalog: What the code registers.
   ///   - file: The file name the problems give.
   /// - Returns: The problems; empty when the document matches the code.
-  public static func validate(_ rules: TrackingRules, against catalog: ScreenCatalog, file: String) -> [RulesProblem]
-  {
+  public static func validate(_ rules: TrackingRules, against catalog: ScreenCatalog, file: String) -> [RulesProblem] {
     var problems: [RulesProblem] = []
     func report(_ kind: RulesProblem.Kind, _ keyPath: String) {
       problems.append(RulesProblem(kind: kind, file: file, keyPath: keyPath))

@@ -65,7 +65,9 @@ import Testing
   @Test func aSecondTrackerOnTheSameApplicationIsRefused() throws {
     let fixture = try TrackingFixture()
     let other = AutoTracker(sink: InMemorySink())
-    #expect(throws: AutoTrackError.trackingAlreadyStarted(reason: "another AutoTracker already tracks this application")) {
+    #expect(
+      throws: AutoTrackError.trackingAlreadyStarted(reason: "another AutoTracker already tracks this application")
+    ) {
       try other.start(fixture.app)
     }
     #expect(fixture.app.delegateSlot.proxies.count == 1)

@@ -100,7 +100,8 @@ class ShopScreen: Screen {
     quantity.addTarget(self, action: "changeQuantity", for: .valueChanged) { screen, _ in
       screen.performed.append("changeQuantity")
     }
-    sort.addTarget(self, action: "changeSort", for: .valueChanged) { screen, _ in screen.performed.append("changeSort") }
+    sort.addTarget(self, action: "changeSort", for: .valueChanged) { screen, _ in screen.performed.append("changeSort")
+    }
     volume.addTarget(self, action: "changeVolume", for: .valueChanged) { screen, _ in
       screen.performed.append("changeVolume")
     }
