@@ -97,6 +97,8 @@ public final class AutoTracker {
   private var ignoredViews: [ObjectIdentifier: WeakEntry<Bool>] = [:]
   private var viewProperties: [ObjectIdentifier: WeakEntry<[String: PropertyValue]>] = [:]
   private var screenProperties: [ObjectIdentifier: WeakEntry<[String: PropertyValue]>] = [:]
+  private var pathCache: [ObjectIdentifier: CachedPath] = [:]
+  private var pathCacheGeneration: UInt64 = .max
 
   /// Creates a stopped tracker.
   ///
@@ -242,23 +244,18 @@ public final class AutoTracker {
       sender is Switch || sender is Stepper || sender is SegmentedControl || sender is Slider
       ? .valueChanged : .touchUpInside
     guard action.event == countedEvent else { return }
-    let screen = sender.enclosingScreen
     var position: PropertyValue?
     if let segmented = sender as? SegmentedControl, let index = segmented.selectedIndex { position = .int(index) }
     process(
       Capture(
-        baseName: "element_click", screen: screen,
-        configuredName: screen.flatMap { compiled.screenRule(for: $0)?.actions[action.name] },
-        element: sender, position: position,
+        baseName: "element_click", rule: .action(action.name), element: sender, position: position,
         debounceKey: DebounceKey(element: ObjectIdentifier(sender), section: -1, row: -1, action: action.name)))
   }
 
   func captureSelection(in host: ScrollableView, at indexPath: IndexPath, cell: View?) {
-    let screen = host.enclosingScreen
     var capture = Capture(
-      baseName: "element_click", screen: screen,
-      configuredName: screen.flatMap { compiled.screenRule(for: $0)?.listSelection },
-      element: cell ?? host, position: .string("\(indexPath.section):\(indexPath.row)"),
+      baseName: "element_click", rule: .listSelection, element: cell ?? host,
+      position: .string(String(indexPath.section) + ":" + String(indexPath.row)),
       debounceKey: DebounceKey(
         element: ObjectIdentifier(host), section: indexPath.section, row: indexPath.row, action: ""))
     capture.host = host
@@ -268,8 +265,7 @@ public final class AutoTracker {
   }
 
   func captureScrollStart(of view: ScrollableView) {
-    let screen = view.enclosingScreen
-    process(Capture(baseName: "scroll_start", screen: screen, configuredName: nil, element: view))
+    process(Capture(baseName: "scroll_start", rule: .none, element: view))
   }
 
   func screen(_ screen: Screen, didReach event: ScreenLifecycleEvent) {
@@ -285,17 +281,15 @@ public final class AutoTracker {
 
   private func beginScreenView(_ screen: Screen) {
     viewStarts[ObjectIdentifier(screen)] = clock.currentTimeMs()
-    process(
-      Capture(
-        baseName: "screen_view", screen: screen, configuredName: compiled.screenRule(for: screen)?.viewEvent,
-        element: nil))
+    var capture = Capture(baseName: "screen_view", rule: .view, element: nil)
+    capture.screen = screen
+    process(capture)
   }
 
   private func endScreenView(_ screen: Screen) {
     let now = clock.currentTimeMs()
-    var capture = Capture(
-      baseName: "screen_leave", screen: screen, configuredName: compiled.screenRule(for: screen)?.leaveEvent,
-      element: nil)
+    var capture = Capture(baseName: "screen_leave", rule: .leave, element: nil)
+    capture.screen = screen
     if let start = viewStarts.removeValue(forKey: ObjectIdentifier(screen)) {
       let duration = now - start
       let valid = (0...Self.maximumTrustedDurationMs).contains(duration)
@@ -313,9 +307,27 @@ public final class AutoTracker {
   // MARK: Deciding and building
 
   private func process(_ capture: Capture) {
+    var capture = capture
     let now = clock.currentTimeMs()
+    var path: String?
+    if let element = capture.element {
+      let described = describe(element)
+      capture.screen = described.screen
+      path = described.path
+      if capture.cellMissing, let indexPath = capture.indexPath {
+        path = described.path + "/Cell[\(indexPath.section)][\(indexPath.row)]"
+      }
+    }
+    if let screen = capture.screen, let rule = compiled.screenRule(for: screen) {
+      switch capture.rule {
+      case .action(let action): capture.configuredName = rule.actions[action]
+      case .listSelection: capture.configuredName = rule.listSelection
+      case .view: capture.configuredName = rule.viewEvent
+      case .leave: capture.configuredName = rule.leaveEvent
+      case .none: break
+      }
+    }
     let name = capture.configuredName ?? capture.baseName
-    let path = capture.element.map { elementPath(for: capture, element: $0) }
     let decision = decide(capture, name: name, path: path, now: now)
     debugOutput?.write(.capture(event: name, elementPath: path, decision: decision))
     guard decision == .kept else { return }
@@ -330,10 +342,8 @@ public final class AutoTracker {
       let type = ElementDescription.typeName(of: screen)
       if compiled.ignoredScreenTypes.contains(type) { return .dropped(.ignored(.screenType(type))) }
     }
-    for view in [capture.element, capture.host] {
-      guard let view else { continue }
-      if let reason = ignoreReason(for: view) { return .dropped(.ignored(reason)) }
-    }
+    if let element = capture.element, let reason = ignoreReason(for: element) { return .dropped(.ignored(reason)) }
+    if let host = capture.host, let reason = ignoreReason(for: host) { return .dropped(.ignored(reason)) }
     if capture.configuredName == nil, rules.dropUnconfigured { return .dropped(.noRule) }
     if compiled.ignoredEvents.contains(name) { return .dropped(.ignored(.event(name))) }
     if compiled.ignoredEvents.contains(capture.baseName) { return .dropped(.ignored(.event(capture.baseName))) }
@@ -366,9 +376,20 @@ public final class AutoTracker {
     return nil
   }
 
-  private func elementPath(for capture: Capture, element: View) -> String {
-    guard capture.cellMissing, let indexPath = capture.indexPath else { return ElementDescription.path(of: element) }
-    return ElementDescription.path(of: element) + "/Cell[\(indexPath.section)][\(indexPath.row)]"
+  /// The element's path and screen, cached per view until any view tree changes.
+  private func describe(_ view: View) -> (path: String, screen: Screen?) {
+    if pathCacheGeneration != View.treeGeneration || pathCache.count >= 1_024 {
+      pathCache.removeAll(keepingCapacity: true)
+      pathCacheGeneration = View.treeGeneration
+    }
+    let key = ObjectIdentifier(view)
+    if let cached = pathCache[key], cached.view === view, cached.hasScreen == (cached.screen != nil) {
+      return (cached.path, cached.screen)
+    }
+    let described = ElementDescription.pathAndScreen(of: view)
+    pathCache[key] = CachedPath(
+      view: view, path: described.path, screen: described.screen, hasScreen: described.screen != nil)
+    return described
   }
 
   private func properties(for capture: Capture, path: String?) -> [String: PropertyValue] {
@@ -460,7 +481,18 @@ extension AutoTrackApplicationProxy: CaptureProxy {}
 /// One capture on its way to becoming an event.
 @MainActor
 struct Capture {
+  /// Which screen-rule entry configures the capture's event id.
+  enum RuleKey {
+    case action(String)
+    case listSelection
+    case view
+    case leave
+    case none
+  }
+
   var baseName: String
+  var rule: RuleKey
+  /// The screen: given for screen events, found from the element for the others.
   var screen: Screen?
   var configuredName: String?
   var element: View?
@@ -474,12 +506,10 @@ struct Capture {
   var duration: (Int64, Bool)?
 
   init(
-    baseName: String, screen: Screen?, configuredName: String?, element: View?, position: PropertyValue? = nil,
-    debounceKey: DebounceKey? = nil
+    baseName: String, rule: RuleKey, element: View?, position: PropertyValue? = nil, debounceKey: DebounceKey? = nil
   ) {
     self.baseName = baseName
-    self.screen = screen
-    self.configuredName = configuredName
+    self.rule = rule
     self.element = element
     self.position = position
     self.debounceKey = debounceKey
@@ -492,6 +522,15 @@ struct DebounceKey: Hashable {
   var section: Int
   var row: Int
   var action: String
+}
+
+/// A cached element path; the weak view guards against a reused address, and `hasScreen` tells a screen
+/// that went away from one that never was.
+struct CachedPath {
+  weak var view: View?
+  var path: String
+  weak var screen: Screen?
+  var hasScreen: Bool
 }
 
 /// An object held weakly, with a value; the identity check on lookup guards against reused addresses.

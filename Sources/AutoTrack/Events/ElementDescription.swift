@@ -55,35 +55,41 @@ public enum ElementDescription {
   /// - Returns: The path.
   /// - Complexity: O(*d* · *s*) for a view *d* levels deep with at most *s* siblings per level.
   public static func path(of view: View) -> String {
+    pathAndScreen(of: view).path
+  }
+
+  /// The path of `view` and the screen whose tree it is in, from one walk up the tree.
+  static func pathAndScreen(of view: View) -> (path: String, screen: Screen?) {
+    // One weak `superview` load per level: on Linux each costs a side-table access, so the walk is
+    // done once and the parents are read from the array afterwards.
+    var chain: [View] = []
+    chain.reserveCapacity(32)
+    var current: View? = view
+    while let node = current {
+      chain.append(node)
+      current = node.superview
+    }
+    let screen = chain[chain.count - 1].owningScreen
     var path = ""
-    path.reserveCapacity(64)
-    appendPath(of: view, to: &path)
-    return path
-  }
-
-  private static func appendPath(of view: View, to path: inout String) {
-    if let parent = view.superview {
-      appendPath(of: parent, to: &path)
-    } else if let screen = view.owningScreen {
-      path += typeName(of: screen)
+    path.reserveCapacity(chain.count * 14 + 16)
+    if let screen { path += typeName(of: screen) }
+    for index in stride(from: chain.count - 1, through: 0, by: -1) {
+      let node = chain[index]
+      if !path.isEmpty { path += "/" }
+      path += typeName(of: node)
+      if let indexPath = cellIndexPath(of: node) {
+        path += "["
+        path += String(indexPath.section)
+        path += "]["
+        path += String(indexPath.row)
+        path += "]"
+      } else {
+        path += "["
+        path += String(index == chain.count - 1 ? 0 : siblingIndex(of: node, in: chain[index + 1]))
+        path += "]"
+      }
     }
-    if !path.isEmpty { path += "/" }
-    appendComponent(of: view, to: &path)
-  }
-
-  private static func appendComponent(of view: View, to path: inout String) {
-    path += typeName(of: view)
-    if let indexPath = cellIndexPath(of: view) {
-      path += "["
-      path += String(indexPath.section)
-      path += "]["
-      path += String(indexPath.row)
-      path += "]"
-      return
-    }
-    path += "["
-    path += String(siblingIndex(of: view))
-    path += "]"
+    return (path, screen)
   }
 
   /// The index of `view` among its superview's subviews of the same type.
@@ -92,6 +98,10 @@ public enum ElementDescription {
   /// - Returns: 0 for the first view of its type, and for a view without superview.
   public static func siblingIndex(of view: View) -> Int {
     guard let parent = view.superview else { return 0 }
+    return siblingIndex(of: view, in: parent)
+  }
+
+  private static func siblingIndex(of view: View, in parent: View) -> Int {
     let kind = ObjectIdentifier(type(of: view))
     var index = 0
     for sibling in parent.subviews {
@@ -123,25 +133,26 @@ public enum ElementDescription {
   /// - Returns: The content, or `nil` when the view shows no text.
   public static func content(of view: View) -> String? {
     var content = ""
-    var characters = 0
-    appendContent(of: view, to: &content, characters: &characters)
+    appendContent(of: view, to: &content)
     guard !content.isEmpty else { return nil }
-    return characters > maximumContentLength ? String(content.prefix(maximumContentLength)) : content
+    // A character takes at least one UTF-8 byte, so a short byte count needs no character count.
+    guard content.utf8.count > maximumContentLength, content.count > maximumContentLength else { return content }
+    return String(content.prefix(maximumContentLength))
   }
 
-  private static func appendContent(of view: View, to content: inout String, characters: inout Int) {
-    guard !view.isHidden, view.alpha > 0, characters <= maximumContentLength else { return }
+  /// Content past this many UTF-8 bytes surely holds more than ``maximumContentLength`` characters
+  /// (a character is at most 4 bytes), so collecting stops there.
+  private static let contentByteBudget = maximumContentLength * 4
+
+  private static func appendContent(of view: View, to content: inout String) {
+    guard !view.isHidden, view.alpha > 0, content.utf8.count <= contentByteBudget else { return }
     if let text = view.textContent, !text.isEmpty {
-      if !content.isEmpty {
-        content += "-"
-        characters += 1
-      }
+      if !content.isEmpty { content += "-" }
       content += text
-      characters += text.count
     }
     for subview in view.subviews {
-      appendContent(of: subview, to: &content, characters: &characters)
-      if characters > maximumContentLength { return }
+      appendContent(of: subview, to: &content)
+      if content.utf8.count > contentByteBudget { return }
     }
   }
 }

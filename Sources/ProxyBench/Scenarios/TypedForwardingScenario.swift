@@ -42,8 +42,6 @@ func typedForwardingScenario() -> Scenario {
         body: .unavailable(note: note)),
       Variant(id: "proxy-after-hook", targets: [.ratioToBaselineAtMost(2)], body: .unavailable(note: note)),
       Variant(id: "chain-3", targets: [.ratioToBaselineAtMost(3)], body: .unavailable(note: note)),
-      Variant(
-        id: "autotrack-memory",
-        body: .unavailable(note: "not yet available: needs AutoTrack list capture and the in-memory sink")),
+      Variant(id: "autotrack-memory", targets: [.medianAtMost(2_000)], body: autoTrackMemoryBody()),
     ])
 }
