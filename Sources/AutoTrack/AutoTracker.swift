@@ -233,7 +233,7 @@ public final class AutoTracker {
   /// - Parameter screen: The screen.
   /// - Returns: The name.
   public static func screenName(of screen: Screen) -> String {
-    (screen as? any AutoTrackScreenNaming)?.autoTrackScreenName ?? ElementDescription.typeName(of: screen)
+    TypeTraits.screenNaming(screen)?.autoTrackScreenName ?? ElementDescription.typeName(of: screen)
   }
 
   // MARK: Captures (called by the proxies)
@@ -246,10 +246,10 @@ public final class AutoTracker {
     guard action.event == countedEvent else { return }
     var position: PropertyValue?
     if let segmented = sender as? SegmentedControl, let index = segmented.selectedIndex { position = .int(index) }
-    process(
-      Capture(
-        baseName: "element_click", rule: .action(action.name), element: sender, position: position,
-        debounceKey: DebounceKey(element: ObjectIdentifier(sender), section: -1, row: -1, action: action.name)))
+    var capture = Capture(
+      baseName: "element_click", rule: .action(action.name), element: sender, position: position,
+      debounceKey: DebounceKey(element: ObjectIdentifier(sender), section: -1, row: -1, action: action.name))
+    process(&capture)
   }
 
   func captureSelection(in host: ScrollableView, at indexPath: IndexPath, cell: View?) {
@@ -261,11 +261,12 @@ public final class AutoTracker {
     capture.host = host
     capture.indexPath = indexPath
     capture.cellMissing = cell == nil
-    process(capture)
+    process(&capture)
   }
 
   func captureScrollStart(of view: ScrollableView) {
-    process(Capture(baseName: "scroll_start", rule: .none, element: view))
+    var capture = Capture(baseName: "scroll_start", rule: .none, element: view)
+    process(&capture)
   }
 
   func screen(_ screen: Screen, didReach event: ScreenLifecycleEvent) {
@@ -283,7 +284,7 @@ public final class AutoTracker {
     viewStarts[ObjectIdentifier(screen)] = clock.currentTimeMs()
     var capture = Capture(baseName: "screen_view", rule: .view, element: nil)
     capture.screen = screen
-    process(capture)
+    process(&capture)
   }
 
   private func endScreenView(_ screen: Screen) {
@@ -297,7 +298,7 @@ public final class AutoTracker {
     } else {
       capture.duration = (0, true)
     }
-    process(capture)
+    process(&capture)
   }
 
   /// The longest screen duration recorded as measured: 24 hours. Longer (or negative) durations are
@@ -306,8 +307,8 @@ public final class AutoTracker {
 
   // MARK: Deciding and building
 
-  private func process(_ capture: Capture) {
-    var capture = capture
+  private func process(_ capture: inout Capture) {
+    let compiled = self.compiled
     let now = clock.currentTimeMs()
     var path: String?
     if let element = capture.element {
@@ -328,7 +329,7 @@ public final class AutoTracker {
       }
     }
     let name = capture.configuredName ?? capture.baseName
-    let decision = decide(capture, name: name, path: path, now: now)
+    let decision = decide(capture, compiled: compiled, name: name, path: path, now: now)
     debugOutput?.write(.capture(event: name, elementPath: path, decision: decision))
     guard decision == .kept else { return }
     let event = TrackedEvent(
@@ -337,30 +338,35 @@ public final class AutoTracker {
     sink.send(event)
   }
 
-  private func decide(_ capture: Capture, name: String, path: String?, now: Int64) -> CaptureDecision {
+  private func decide(
+    _ capture: borrowing Capture, compiled: CompiledRules, name: String, path: String?, now: Int64
+  ) -> CaptureDecision {
     if let screen = capture.screen, !compiled.ignoredScreenTypes.isEmpty {
       let type = ElementDescription.typeName(of: screen)
       if compiled.ignoredScreenTypes.contains(type) { return .dropped(.ignored(.screenType(type))) }
     }
-    if let element = capture.element, let reason = ignoreReason(for: element) { return .dropped(.ignored(reason)) }
-    if let host = capture.host, let reason = ignoreReason(for: host) { return .dropped(.ignored(reason)) }
-    if capture.configuredName == nil, rules.dropUnconfigured { return .dropped(.noRule) }
+    if let element = capture.element, let reason = ignoreReason(for: element, compiled) {
+      return .dropped(.ignored(reason))
+    }
+    if let host = capture.host, let reason = ignoreReason(for: host, compiled) { return .dropped(.ignored(reason)) }
+    if capture.configuredName == nil, compiled.dropUnconfigured { return .dropped(.noRule) }
     if compiled.ignoredEvents.contains(name) { return .dropped(.ignored(.event(name))) }
     if compiled.ignoredEvents.contains(capture.baseName) { return .dropped(.ignored(.event(capture.baseName))) }
     if let rule = compiled.denial(name: name, baseName: capture.baseName, path: path) {
       return .dropped(.denied(rule: rule))
     }
-    if let key = capture.debounceKey, rules.debounceMs > 0 {
-      if let last = lastKept[key], now - last >= 0, now - last < Int64(rules.debounceMs) {
-        return .dropped(.debounced(windowMs: rules.debounceMs))
+    let window = compiled.debounceMs
+    if let key = capture.debounceKey, window > 0 {
+      if let last = lastKept[key], now - last >= 0, now - last < Int64(window) {
+        return .dropped(.debounced(windowMs: window))
       }
-      if lastKept.count >= 512 { lastKept = lastKept.filter { now - $0.value < Int64(rules.debounceMs) } }
+      if lastKept.count >= 512 { lastKept = lastKept.filter { now - $0.value < Int64(window) } }
       lastKept[key] = now
     }
     return .kept
   }
 
-  private func ignoreReason(for view: View) -> IgnoreReason? {
+  private func ignoreReason(for view: View, _ compiled: CompiledRules) -> IgnoreReason? {
     if !ignoredViews.isEmpty, let entry = ignoredViews[ObjectIdentifier(view)], entry.object === view {
       return .view
     }
@@ -392,7 +398,7 @@ public final class AutoTracker {
     return described
   }
 
-  private func properties(for capture: Capture, path: String?) -> [String: PropertyValue] {
+  private func properties(for capture: borrowing Capture, path: String?) -> [String: PropertyValue] {
     var properties: [String: PropertyValue] = [:]
     properties.reserveCapacity(10)
     if let screen = capture.screen { addCustomProperties(of: screen, to: &properties) }
@@ -423,7 +429,7 @@ public final class AutoTracker {
   }
 
   private func addCustomProperties(of screen: Screen, to properties: inout [String: PropertyValue]) {
-    if let provider = screen as? any AutoTrackPropertiesProviding {
+    if let provider = TypeTraits.propertiesProvider(screen) {
       properties.merge(provider.autoTrackProperties) { _, new in new }
     }
     if !screenProperties.isEmpty, let entry = screenProperties[ObjectIdentifier(screen)], entry.object === screen {
@@ -443,7 +449,7 @@ public final class AutoTracker {
   }
 
   private func addCustomProperties(of view: View, to properties: inout [String: PropertyValue]) {
-    if let provider = view as? any AutoTrackPropertiesProviding {
+    if let provider = TypeTraits.propertiesProvider(view) {
       properties.merge(provider.autoTrackProperties) { _, new in new }
     }
     if !viewProperties.isEmpty, let entry = viewProperties[ObjectIdentifier(view)], entry.object === view {
@@ -452,19 +458,18 @@ public final class AutoTracker {
   }
 
   private func addRowProperties(of host: View, at indexPath: IndexPath, to properties: inout [String: PropertyValue]) {
-    let sources: [AnyObject?]
+    let provider: (any AutoTrackRowPropertiesProviding)?
     if let list = host as? ListView {
-      sources = [list.dataSource, list.delegate]
+      provider =
+        TypeTraits.rowProvider(list.dataSource as AnyObject?) ?? TypeTraits.rowProvider(list.delegate as AnyObject?)
     } else if let grid = host as? GridView {
-      sources = [grid.dataSource, grid.delegate]
+      provider =
+        TypeTraits.rowProvider(grid.dataSource as AnyObject?) ?? TypeTraits.rowProvider(grid.delegate as AnyObject?)
     } else {
       return
     }
-    guard let scrollable = host as? ScrollableView else { return }
-    for case let provider as any AutoTrackRowPropertiesProviding in sources.compactMap({ $0 }) {
-      properties.merge(provider.autoTrackProperties(at: indexPath, in: scrollable)) { _, new in new }
-      return
-    }
+    guard let provider, let scrollable = host as? ScrollableView else { return }
+    properties.merge(provider.autoTrackProperties(at: indexPath, in: scrollable)) { _, new in new }
   }
 }
 
@@ -545,8 +550,10 @@ struct Installation {
   let remove: @MainActor () -> Void
 }
 
-/// The rules as sets, for lookups on every capture.
-struct CompiledRules {
+/// The rules as sets, for lookups on every capture; a class so a capture reads them with one retain.
+final class CompiledRules {
+  let debounceMs: Int
+  let dropUnconfigured: Bool
   let ignoredIdentifiers: Set<String>
   let ignoredViewTypes: Set<String>
   let ignoredScreenTypes: Set<String>
@@ -557,6 +564,8 @@ struct CompiledRules {
   let denyEvents: Set<String>
 
   init(_ rules: TrackingRules) {
+    debounceMs = rules.debounceMs
+    dropUnconfigured = rules.dropUnconfigured
     ignoredIdentifiers = Set(rules.ignore.viewIdentifiers)
     ignoredViewTypes = Set(rules.ignore.viewTypes)
     ignoredScreenTypes = Set(rules.ignore.screenTypes)
@@ -588,5 +597,41 @@ struct CompiledRules {
       return "path not in allowPaths"
     }
     return nil
+  }
+}
+
+/// Which of AutoTrack's protocols a class conforms to, cached per class: a dictionary lookup instead of
+/// three runtime conformance checks on every capture.
+@MainActor
+enum TypeTraits {
+  private struct Traits {
+    var namesScreen: Bool
+    var providesProperties: Bool
+    var providesRowProperties: Bool
+  }
+
+  private static var cache: [ObjectIdentifier: Traits] = [:]
+
+  private static func traits(of object: AnyObject) -> Traits {
+    let key = ObjectIdentifier(type(of: object))
+    if let traits = cache[key] { return traits }
+    let traits = Traits(
+      namesScreen: object is any AutoTrackScreenNaming, providesProperties: object is any AutoTrackPropertiesProviding,
+      providesRowProperties: object is any AutoTrackRowPropertiesProviding)
+    cache[key] = traits
+    return traits
+  }
+
+  static func screenNaming(_ object: AnyObject) -> (any AutoTrackScreenNaming)? {
+    traits(of: object).namesScreen ? object as? any AutoTrackScreenNaming : nil
+  }
+
+  static func propertiesProvider(_ object: AnyObject) -> (any AutoTrackPropertiesProviding)? {
+    traits(of: object).providesProperties ? object as? any AutoTrackPropertiesProviding : nil
+  }
+
+  static func rowProvider(_ object: AnyObject?) -> (any AutoTrackRowPropertiesProviding)? {
+    guard let object, traits(of: object).providesRowProperties else { return nil }
+    return object as? any AutoTrackRowPropertiesProviding
   }
 }
