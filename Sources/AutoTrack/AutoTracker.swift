@@ -389,12 +389,12 @@ public final class AutoTracker {
       pathCacheGeneration = View.treeGeneration
     }
     let key = ObjectIdentifier(view)
-    if let cached = pathCache[key], cached.view === view, cached.hasScreen == (cached.screen != nil) {
-      return (cached.path, cached.screen)
+    if let cached = pathCache[key], cached.view === view {
+      let screen = cached.screen
+      if cached.hasScreen == (screen != nil) { return (cached.path, screen) }
     }
     let described = ElementDescription.pathAndScreen(of: view)
-    pathCache[key] = CachedPath(
-      view: view, path: described.path, screen: described.screen, hasScreen: described.screen != nil)
+    pathCache[key] = CachedPath(view: view, path: described.path, screen: described.screen)
     return described
   }
 
@@ -531,11 +531,19 @@ struct DebounceKey: Hashable {
 
 /// A cached element path; the weak view guards against a reused address, and `hasScreen` tells a screen
 /// that went away from one that never was.
-struct CachedPath {
+/// A class, so a cache hit is one retain rather than a copy of two weak references.
+final class CachedPath {
   weak var view: View?
-  var path: String
+  let path: String
   weak var screen: Screen?
-  var hasScreen: Bool
+  let hasScreen: Bool
+
+  init(view: View, path: String, screen: Screen?) {
+    self.view = view
+    self.path = path
+    self.screen = screen
+    self.hasScreen = screen != nil
+  }
 }
 
 /// An object held weakly, with a value; the identity check on lookup guards against reused addresses.
