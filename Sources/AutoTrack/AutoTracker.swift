@@ -2,7 +2,7 @@ import DelegateProxyKit
 import Foundation
 import HeadlessUI
 
-/// Captures analytics events from an ``HeadlessUI/Application`` with no code in the app's delegates.
+/// Captures analytics events from an `Application` with no code in the app's delegates.
 ///
 /// One call starts tracking, one stops it:
 ///
@@ -25,7 +25,7 @@ import HeadlessUI
 ///   negative (the wall clock jumped), is recorded as 0 with `duration_invalid: true`.
 /// - List row and grid item selections (`element_click`) and scroll starts (`scroll_start`, at
 ///   will-begin-dragging), through AutoTrack's own proxies on the delegate slots of every
-///   ``HeadlessUI/ListView``, ``HeadlessUI/GridView`` and ``HeadlessUI/ScrollView``.
+///   `ListView`, `GridView` and `ScrollView`.
 ///
 /// ### How new lists and screens are covered
 /// ``start(_:)`` scans the view trees of the visible screens and installs the list, grid and scroll
