@@ -348,7 +348,10 @@ public final class BatchingStage: EventSink {
       }
       let result = await destination.deliver(batch)
       let (reports, failure) = state.withLock { state in
-        settle(&state, batch: batch, result: result, now: clock.now())
+        var (reports, failure) = settle(&state, batch: batch, result: result, now: clock.now())
+        // Journal each batch as soon as it settles: a crash later in this turn resends less.
+        if let journalFailure = writeJournal(&state) { reports.append(journalFailure) }
+        return (reports, failure)
       }
       emit(reports)
       if let failure {

@@ -100,12 +100,14 @@ public final class HTTPBatchUploader: BatchDestination {
   /// - Parameter batch: The events to upload.
   /// - Returns: The outcome of each part, in batch order.
   public func deliver(_ batch: [TrackedEvent]) async -> DeliveryResult {
-    let encoder = TrackedEvent.jsonEncoder()
+    let encoder = EventLineEncoder()
     let lines: [EncodedLine] = batch.map { event in
-      do {
-        return .data(try encoder.encode(event))
+      var bytes: [UInt8] = []
+      do throws(EventLineEncoder.NonFiniteNumber) {
+        try encoder.append(event, to: &bytes)
+        return .data(Data(bytes))
       } catch {
-        return .failed(.encoding(reason: "event \(event.id): \(error)"))
+        return .failed(.encoding(reason: "event \(event.id): property \(error.key) is not a finite number"))
       }
     }
     return await upload(lines[...])

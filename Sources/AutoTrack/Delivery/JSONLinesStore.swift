@@ -150,7 +150,7 @@ public final class JSONLinesStore: EventSink {
     var lastAcknowledgedID: String?
     var lastWriteError: AutoTrackError?
     var statistics = Statistics()
-    let encoder = TrackedEvent.jsonEncoder()
+    let encoder = EventLineEncoder()
   }
 
   /// The store's configuration.
@@ -213,11 +213,12 @@ public final class JSONLinesStore: EventSink {
         return
       }
       state.statistics.sentCount += 1
-      guard let line = try? state.encoder.encode(event) else {
+      do {
+        try state.encoder.append(event, to: &state.buffer)
+      } catch {
         state.statistics.droppedUnencodableCount += 1
         return
       }
-      state.buffer.append(contentsOf: line)
       state.buffer.append(0x0A)
       state.lineEnds.append(state.buffer.count)
       state.bufferedIDs.append(event.id)

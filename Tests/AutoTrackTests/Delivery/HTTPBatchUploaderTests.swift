@@ -8,7 +8,7 @@ import Testing
 @Suite struct HTTPBatchUploaderTests {
   static let sentAt = Date(timeIntervalSince1970: 1_700_000_123.456)
 
-  private func uploader(
+  func uploader(
     _ collector: LoopbackCollector, maximumBatchBytes: Int = 512 * 1024, timeout: Duration = .seconds(5)
   ) -> HTTPBatchUploader {
     HTTPBatchUploader(
@@ -212,5 +212,22 @@ import Testing
     try await stage.flush()
     #expect(collector.acceptedEventIDs == events.map(\.id) + events.map(\.id))
     #expect(collector.uniqueAcceptedEventIDs == events.map(\.id))
+  }
+}
+
+extension HTTPBatchUploaderTests {
+  @Test func anUnencodableEventIsRejectedAndTheRestDelivered() async throws {
+    let collector = try LoopbackCollector()
+    defer { collector.stop() }
+    var events = makeEvents(3)
+    events[2].properties["bad"] = .double(.nan)
+    let result = await uploader(collector).deliver(events)
+    #expect(result.segments.map(\.count) == [2, 1])
+    #expect(result.segments.first?.outcome == .accepted)
+    guard case .rejected(.encoding) = try #require(result.segments.last).outcome else {
+      Issue.record("expected an encoding rejection, got \(result)")
+      return
+    }
+    #expect(collector.acceptedEventIDs == ["e-0", "e-1"])
   }
 }

@@ -240,3 +240,18 @@ import Testing
     #expect(store.filePaths.count == 1)
   }
 }
+
+extension JSONLinesStoreTests {
+  @Test func aDirectoryThatCannotBeCreatedIsATypedError() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let blocker = directory.url.appendingPathComponent("file")
+    try Data("x".utf8).write(to: blocker)
+    #expect {
+      _ = try JSONLinesStore(configuration: .init(directory: blocker.appendingPathComponent("store")))
+    } throws: { error in
+      guard case .fileOperationFailed(let operation, let path, _) = error as? AutoTrackError else { return false }
+      return operation == "mkdir" && path.hasSuffix("file/store")
+    }
+  }
+}

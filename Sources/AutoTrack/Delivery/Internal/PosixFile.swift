@@ -130,7 +130,10 @@ final class PosixFile {
     do {
       try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     } catch {
-      throw .fileOperationFailed(operation: "mkdir", path: path, errno: EIO)
+      // Foundation wraps the POSIX error; report its errno when it is there.
+      let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+      let code = underlying?.domain == NSPOSIXErrorDomain ? Int32(underlying!.code) : EIO
+      throw .fileOperationFailed(operation: "mkdir", path: path, errno: code)
     }
   }
 
