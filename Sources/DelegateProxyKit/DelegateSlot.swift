@@ -38,7 +38,7 @@ public final class DelegateSlot<Delegate> {
   private var links: [Link] = []
 
   /// The outermost installed proxy, as the delegate type; `nil` when no proxy is installed.
-  public private(set) var head: Delegate?
+  @exclusivity(unchecked) public private(set) var head: Delegate?
 
   /// Creates an empty slot.
   public init() {}

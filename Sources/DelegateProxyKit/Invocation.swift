@@ -13,11 +13,19 @@
 public struct Invocation: Sendable {
   /// The selector name of the method called (its `#function` spelling).
   public let selector: String
-  @usableFromInline internal var storage: ArgumentList
-  /// The value the call returned, `nil` until it has returned or when it returned nothing.
+  @usableFromInline internal let storage: ArgumentList
+  /// The value the call returned, `nil` until it has returned.
   ///
-  /// For a method that returns an `Optional`, this holds the `Optional` itself.
-  public internal(set) var returnValue: (any Sendable)?
+  /// For a method that returns nothing it holds `()`; for a method that returns an `Optional`,
+  /// the `Optional` itself.
+  public internal(set) var returnValue: (any Sendable)? {
+    get { hasReturned ? returned : nil }
+    set {
+      returned = newValue ?? Optional<Int>.none
+    }
+  }
+  /// Stored without an `Optional` wrapper: destroying a plain existential is cheaper.
+  @usableFromInline internal var returned: any Sendable
   /// Whether the call has returned (true in `after` hooks and observers).
   public internal(set) var hasReturned: Bool
 
@@ -30,22 +38,20 @@ public struct Invocation: Sendable {
   ///   - selector: The selector name.
   ///   - arguments: The arguments, in order.
   public init(selector: String, arguments: [any Sendable]) {
-    var list = ArgumentList()
-    for argument in arguments { list.append(argument) }
-    self.init(selector: selector, storage: list)
+    self.init(selector: selector, storage: ArrayArguments(arguments))
   }
 
   @usableFromInline
   internal init(selector: String, storage: ArgumentList) {
     self.selector = selector
     self.storage = storage
-    self.returnValue = nil
+    self.returned = ()
     self.hasReturned = false
   }
 
   @usableFromInline
   internal mutating func setReturnValue(_ value: any Sendable) {
-    returnValue = value
+    returned = value
     hasReturned = true
   }
 
@@ -89,7 +95,7 @@ public struct Invocation: Sendable {
   ///   ``DelegateProxyError/returnTypeMismatch(selector:expected:actual:)`` for a wrong type.
   public func returnValue<T>(as type: T.Type = T.self) throws(DelegateProxyError) -> T {
     guard hasReturned else { throw .returnValueUnavailable(selector: selector) }
-    let value: any Sendable = returnValue ?? ()
+    let value = returned
     guard let typed = value as? T else {
       throw .returnTypeMismatch(
         selector: selector, expected: String(describing: T.self),
@@ -107,43 +113,55 @@ extension Invocation: CustomStringConvertible {
   }
 }
 
-/// Up to six arguments stored inline, more in an array.
+/// The arguments of one call.
+///
+/// The base class answers by index; ``PackArguments`` stores the arguments of a forwarded call
+/// as a typed tuple in one allocation (no existential boxing until a hook reads one), and
+/// ``ArrayArguments`` stores a list given as an array. Both are immutable after creation, which is
+/// why the unchecked `Sendable` conformances are safe.
 @usableFromInline
-internal struct ArgumentList: Sendable {
-  @usableFromInline internal var count = 0
-  @usableFromInline internal var first: (any Sendable)?
-  @usableFromInline internal var second: (any Sendable)?
-  @usableFromInline internal var third: (any Sendable)?
-  @usableFromInline internal var fourth: (any Sendable)?
-  @usableFromInline internal var fifth: (any Sendable)?
-  @usableFromInline internal var sixth: (any Sendable)?
-  @usableFromInline internal var overflow: [any Sendable] = []
+internal class ArgumentList: @unchecked Sendable {
+  @usableFromInline internal init() {}
+  internal var count: Int { 0 }
+  internal subscript(index: Int) -> any Sendable { preconditionFailure("no argument \(index)") }
+}
 
-  @inlinable internal init() {}
+/// The arguments of a forwarded call, stored as the parameter pack they came in.
+@usableFromInline
+internal final class PackArguments<each Argument: Sendable>: ArgumentList, @unchecked Sendable {
+  @usableFromInline internal let values: (repeat each Argument)
 
   @inlinable
-  internal mutating func append(_ value: any Sendable) {
-    switch count {
-    case 0: first = value
-    case 1: second = value
-    case 2: third = value
-    case 3: fourth = value
-    case 4: fifth = value
-    case 5: sixth = value
-    default: overflow.append(value)
-    }
-    count += 1
+  internal init(_ values: repeat each Argument) {
+    self.values = (repeat each values)
+    super.init()
   }
 
-  internal subscript(index: Int) -> any Sendable {
-    switch index {
-    case 0: first!
-    case 1: second!
-    case 2: third!
-    case 3: fourth!
-    case 4: fifth!
-    case 5: sixth!
-    default: overflow[index - 6]
-    }
+  override internal var count: Int {
+    var count = 0
+    for _ in repeat each values { count += 1 }
+    return count
   }
+
+  override internal subscript(index: Int) -> any Sendable {
+    var position = 0
+    for value in repeat each values {
+      if position == index { return value }
+      position += 1
+    }
+    preconditionFailure("no argument \(index)")
+  }
+}
+
+/// Arguments given as an array.
+internal final class ArrayArguments: ArgumentList, @unchecked Sendable {
+  private let values: [any Sendable]
+
+  init(_ values: [any Sendable]) {
+    self.values = values
+    super.init()
+  }
+
+  override var count: Int { values.count }
+  override subscript(index: Int) -> any Sendable { values[index] }
 }

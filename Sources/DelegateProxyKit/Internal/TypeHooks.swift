@@ -6,7 +6,6 @@ import Synchronization
   import Darwin
 #endif
 
-
 /// The registries of type-wide hooks, one per proxy type, created on first use and kept for the
 /// life of the process (a type lives that long too).
 internal enum TypeHooks {

@@ -32,3 +32,11 @@ func autoTrackScenario() -> Scenario {
     baseline: "element-path-5",
     variants: variants)
 }
+
+/// `typed-forwarding/autotrack-memory`: a captured list tap built into an event in an in-memory sink.
+@MainActor
+func autoTrackMemoryVariant() -> Variant {
+  Variant(
+    id: "autotrack-memory",
+    targets: [.medianAtMost(2_000)], body: autoTrackMemoryBody())
+}
