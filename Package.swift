@@ -86,6 +86,8 @@ let package = Package(
     .testTarget(
       name: "AutoTrackTests",
       dependencies: ["AutoTrack", "HeadlessUI", "DelegateProxyKit", "LoopbackCollector"],
+      // Example rules files the tests read by path (relative to #filePath), not bundled resources.
+      exclude: ["Resources"],
       swiftSettings: upcomingFeatures
     ),
     .testTarget(

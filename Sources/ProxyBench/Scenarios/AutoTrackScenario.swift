@@ -16,14 +16,15 @@ let autoTrackDepths = [5, 20, 50]
 ///   in-memory sink, and into the JSON Lines file sink (a temporary file).
 @MainActor
 func autoTrackScenario() -> Scenario {
-  let note = "not yet available: needs AutoTrack (autotrack bodies pending)"
+  let note = "not yet available: needs the AutoTrack JSON Lines sink (events-jsonl body pending)"
   var variants: [Variant] = []
-  for measure in ["element-path", "element-content"] {
-    for depth in autoTrackDepths {
-      variants.append(Variant(id: "\(measure)-\(depth)", body: .unavailable(note: note)))
-    }
+  for depth in autoTrackDepths {
+    variants.append(Variant(id: "element-path-\(depth)", body: elementPathBody(depth: depth)))
   }
-  variants.append(Variant(id: "events-memory", body: .unavailable(note: note)))
+  for depth in autoTrackDepths {
+    variants.append(Variant(id: "element-content-\(depth)", body: elementContentBody(depth: depth)))
+  }
+  variants.append(Variant(id: "events-memory", body: eventsMemoryBody()))
   variants.append(Variant(id: "events-jsonl", body: .unavailable(note: note)))
   return Scenario(
     id: "autotrack",
@@ -37,5 +38,5 @@ func autoTrackScenario() -> Scenario {
 func autoTrackMemoryVariant() -> Variant {
   Variant(
     id: "autotrack-memory",
-    body: .unavailable(note: "not yet available: needs AutoTrack list capture and the in-memory sink"))
+    targets: [.medianAtMost(2_000)], body: autoTrackMemoryBody())
 }
