@@ -250,7 +250,7 @@ enum DynamicClassRegistry {
 
   /// A generated class's override: the handler groups around the
   /// superclass's implementation.
-  @inline(never)
+  @inline(__always)
   private static func callOverride(
     _ groups: GroupList,
     _ base: RuntimeClass,

@@ -170,7 +170,7 @@ final class WrapSite: Sendable {
 
   /// The wrapper's body for a class's own method: the current handler
   /// groups around the original implementation.
-  @inline(never)
+  @inline(__always)
   private static func callWrapped(
     _ groups: SnapshotCell<GroupList>,
     _ implementation: Unmanaged<Implementation>,
