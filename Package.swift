@@ -81,7 +81,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "StrategyShowdown",
-      dependencies: ["CaptureStrategies", "DelegateProxyKit"],
+      dependencies: ["CaptureStrategies"],
       path: "Examples/StrategyShowdown",
       swiftSettings: upcomingFeatures
     ),
