@@ -65,17 +65,24 @@ private func measureEventsIntoJSONLines(_ context: MeasurementContext) -> Custom
   let directory = FileManager.default.temporaryDirectory.appendingPathComponent("proxy-bench-\(UUID().uuidString)")
   defer { try? FileManager.default.removeItem(at: directory) }
   var values: [Double] = []
+  var allocations: UInt64? = 0
+  var measuredEvents = 0
   for sample in 0..<context.configuration.sampleCount {
     let configuration = JSONLinesStore.Configuration(
       directory: directory.appendingPathComponent("sample-\(sample)"), flushEveryEvents: 512)
     guard let store = try? JSONLinesStore(configuration: configuration) else { continue }
     var flushed = true
-    let (nanoseconds, _) = context.time {
+    let (nanoseconds, sampleAllocations) = context.time {
       for event in events { store.send(event) }
       flushed = (try? store.flush()) != nil
     }
     try? store.close()
-    if flushed { values.append(Double(events.count) / (Double(nanoseconds) / 1e9)) }
+    if flushed {
+      values.append(Double(events.count) / (Double(nanoseconds) / 1e9))
+      allocations = allocations.flatMap { total in sampleAllocations.map { total + $0 } }
+      measuredEvents += events.count
+    }
   }
-  return CustomMeasurement(values: values.isEmpty ? [0] : values, allocationsPerOperation: nil)
+  let perEvent = measuredEvents == 0 ? nil : allocations.map { Double($0) / Double(measuredEvents) }
+  return CustomMeasurement(values: values.isEmpty ? [0] : values, allocationsPerOperation: perEvent)
 }
