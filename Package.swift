@@ -59,6 +59,20 @@ let package = Package(
       ],
       swiftSettings: upcomingFeatures
     ),
+    // Examples: one executable target per folder in Examples/, each listed in .ci/examples.txt
+    // with a line of its expected output (`swift run <Name>`).
+    .executableTarget(
+      name: "WrapYourOwnDelegate",
+      dependencies: ["DelegateProxyKit"],
+      path: "Examples/WrapYourOwnDelegate",
+      swiftSettings: upcomingFeatures
+    ),
+    .executableTarget(
+      name: "ReliableDelivery",
+      dependencies: ["AutoTrack", "LoopbackCollector"],
+      path: "Examples/ReliableDelivery",
+      swiftSettings: upcomingFeatures
+    ),
     .testTarget(
       name: "DelegateProxyKitTests",
       dependencies: ["DelegateProxyKit"],
@@ -72,6 +86,8 @@ let package = Package(
     .testTarget(
       name: "AutoTrackTests",
       dependencies: ["AutoTrack", "HeadlessUI", "DelegateProxyKit", "LoopbackCollector"],
+      // Example rules files the tests read by path (relative to #filePath), not bundled resources.
+      exclude: ["Resources"],
       swiftSettings: upcomingFeatures
     ),
     .testTarget(

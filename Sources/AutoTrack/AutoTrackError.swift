@@ -67,4 +67,75 @@ public enum AutoTrackError: Error, Equatable, Sendable {
   ///   - lastFailure: Why the last attempt failed, or `nil` when the stage was
   ///     still waiting out a retry delay and did not try.
   case flushIncomplete(pendingCount: Int, lastFailure: DeliveryFailure?)
+
+  // MARK: Capture, rules and validation
+
+  /// A rules file could not be read from disk.
+  ///
+  /// - Parameters:
+  ///   - file: The file's path.
+  ///   - reason: What the file system reported.
+  case rulesFileUnreadable(file: String, reason: String)
+
+  /// A rules document is larger than the loader accepts; nothing was decoded.
+  ///
+  /// - Parameters:
+  ///   - file: The file (or the name given to the data).
+  ///   - byteCount: The document's size.
+  ///   - limit: The largest size accepted, ``TrackingRules/maximumByteCount``.
+  case rulesTooLarge(file: String, byteCount: Int, limit: Int)
+
+  /// A rules document is not valid UTF-8.
+  ///
+  /// - Parameters:
+  ///   - file: The file (or the name given to the data).
+  ///   - byteOffset: The offset of the first byte that is not part of a valid UTF-8 sequence.
+  case rulesInvalidUTF8(file: String, byteOffset: Int)
+
+  /// A rules document nests objects or arrays deeper than the loader accepts; nothing was decoded.
+  ///
+  /// - Parameters:
+  ///   - file: The file (or the name given to the data).
+  ///   - depth: The depth at which the loader stopped reading.
+  ///   - limit: The deepest nesting accepted, ``TrackingRules/maximumNestingDepth``.
+  case rulesNestingTooDeep(file: String, depth: Int, limit: Int)
+
+  /// A rules document is not in a format the loader reads (for example a binary property list).
+  ///
+  /// - Parameters:
+  ///   - file: The file (or the name given to the data).
+  ///   - reason: What the loader found.
+  case rulesFormatUnsupported(file: String, reason: String)
+
+  /// A rules document could not be decoded: bad syntax, a truncated document, a value of the wrong type, or a
+  /// missing value.
+  ///
+  /// - Parameters:
+  ///   - file: The file (or the name given to the data).
+  ///   - keyPath: Where in the document, as dotted keys (`screens.HomeScreen.actions`); empty for the root.
+  ///   - reason: What the decoder reported.
+  case rulesMalformed(file: String, keyPath: String, reason: String)
+
+  /// A rules document has a key the format does not define. Unknown keys are errors, so a misspelled
+  /// setting never goes unnoticed.
+  ///
+  /// - Parameters:
+  ///   - file: The file (or the name given to the data).
+  ///   - keyPath: The object that holds the key, as dotted keys; empty for the root.
+  ///   - key: The unknown key.
+  case rulesUnknownKey(file: String, keyPath: String, key: String)
+
+  /// A rules document has a well-typed value that is out of range (a negative debounce window, an empty event id).
+  ///
+  /// - Parameters:
+  ///   - file: The file (or the name given to the data).
+  ///   - keyPath: Where the value is, as dotted keys.
+  ///   - reason: Why the value is not accepted.
+  case rulesInvalidValue(file: String, keyPath: String, reason: String)
+
+  /// ``AutoTracker/start(_:)`` was asked to track an application that another tracker already tracks,
+  /// or this tracker already tracks a different application.
+  ///
+  /// - Parameter reason: Which of the two happened.
+  case trackingAlreadyStarted(reason: String)
 }

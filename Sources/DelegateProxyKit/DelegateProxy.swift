@@ -76,18 +76,15 @@ open class DelegateProxyBase {
 
   internal final func runPlain(_ entries: [HookEntry], _ invocation: Invocation) {
     for entry in entries {
-      switch entry.body {
-      case .plain(let body):
+      if let body = entry.plain {
         do {
           try body(invocation)
         } catch {
           hooks.report(
             .hookFailed(selector: invocation.selector, position: entry.position, message: String(describing: error)))
         }
-      case .stream(let continuation):
+      } else if let continuation = entry.stream {
         continuation.yield(invocation)
-      case .instead:
-        break
       }
     }
   }
@@ -98,9 +95,9 @@ open class DelegateProxyBase {
 
   /// The methods of the proxy's delegate protocol. Subclasses list every method they forward.
   ///
-  /// Hooks can only be installed on selectors listed here. In debug builds, forwarding a
-  /// selector that is not listed stops with a precondition failure, so the table cannot drift
-  /// from the methods.
+  /// Hooks can only be installed on selectors listed here. In debug builds, a hooked call of a
+  /// selector that is not listed stops with an assertion failure, so the table cannot drift
+  /// from the methods unnoticed.
   open class var methods: [ProxyMethod] { [] }
 
   /// The hooks installed on every proxy of this type (type-wide hooks run before instance hooks).
@@ -246,6 +243,10 @@ open class DelegateProxyBase {
 open class DelegateProxy<Delegate>: DelegateProxyBase {
   private var retainedForwardee: Delegate?
   private let retainsForwardee: Bool
+  /// The forwardee when it is itself a proxy, held strongly (see ``forwardee``). A strong
+  /// reference keeps the linked proxy free of a weak-reference side table, which makes every
+  /// retain and release of it on the forwarding path the cheap inline kind.
+  @exclusivity(unchecked) @usableFromInline internal final var proxyForwardee: Delegate?
 
   /// Creates a proxy.
   ///
@@ -269,14 +270,22 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
   /// The real delegate that calls are forwarded to.
   ///
   /// Set it from the isolation the proxy is used in (a ``DelegateSlot`` does this for hosts).
+  /// A delegate is held weakly (strongly with `retainsForwardee`); a forwardee that is itself a
+  /// proxy is held strongly, as links of a chain are: do not link proxies into a loop — the
+  /// loop is stopped at call time, but its proxies keep each other alive until a forwardee is reset.
   public final var forwardee: Delegate? {
-    get { weakForwardee }
+    get { proxyForwardee ?? weakForwardee }
     set {
-      weakForwardee = newValue
-      retainedForwardee = retainsForwardee ? newValue : nil
       var link: UInt = 0
       if let newValue, let proxy = (newValue as AnyObject) as? DelegateProxyBase {
         link = UInt(bitPattern: ObjectIdentifier(proxy))
+        proxyForwardee = newValue
+        weakForwardee = nil
+        retainedForwardee = nil
+      } else {
+        proxyForwardee = nil
+        weakForwardee = newValue
+        retainedForwardee = retainsForwardee ? newValue : nil
       }
       forwardeeProxyLink.store(link, ordering: .relaxed)
     }
@@ -333,10 +342,20 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
       let path = ForwardingPath.current
       guard enterChain(path, link: link, selector: selector) else { return fallback() }
       defer { path.pop() }
-      guard let forwardee = weakForwardee else { return fallback() }
+      guard let forwardee = proxyForwardee else { return fallback() }
       return call(forwardee)
     }
-    let storage = ArgumentList(repeat each arguments)
+    return forwardWithHooks(selector, repeat each arguments, orElse: fallback, to: call)
+  }
+
+  /// Builds the invocation and runs the hooked path; kept out of line so the hook-free path
+  /// above stays small.
+  @inlinable @inline(never)
+  internal final func forwardWithHooks<each Argument: Sendable, Result: Sendable>(
+    _ selector: String, _ arguments: repeat each Argument, orElse fallback: () -> Result,
+    to call: (Delegate) -> Result
+  ) -> Result {
+    let storage = PackArguments(repeat each arguments)
     return forwardObserved(Invocation(selector: selector, storage: storage), orElse: fallback, to: call)
   }
 
@@ -377,7 +396,7 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
     }
     guard enterChain(path, link: link, selector: selector) else { return fallback() }
     defer { path.pop() }
-    guard let forwardee = weakForwardee else { return fallback() }
+    guard let forwardee = proxyForwardee else { return fallback() }
     return call(forwardee)
   }
 

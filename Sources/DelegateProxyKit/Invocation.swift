@@ -38,7 +38,7 @@ public struct Invocation: Sendable {
   ///   - selector: The selector name.
   ///   - arguments: The arguments, in order.
   public init(selector: String, arguments: [any Sendable]) {
-    self.init(selector: selector, storage: ArgumentList(array: arguments))
+    self.init(selector: selector, storage: ArrayArguments(arguments))
   }
 
   @usableFromInline
@@ -115,37 +115,53 @@ extension Invocation: CustomStringConvertible {
 
 /// The arguments of one call.
 ///
-/// A class, so an ``Invocation`` copies as one reference however many arguments it has. Its
-/// elements are written once, in the initializer, and never changed afterwards, which is why
-/// the unchecked `Sendable` conformance is safe.
+/// The base class answers by index; ``PackArguments`` stores the arguments of a forwarded call
+/// as a typed tuple in one allocation (no existential boxing until a hook reads one), and
+/// ``ArrayArguments`` stores a list given as an array. Both are immutable after creation, which is
+/// why the unchecked `Sendable` conformances are safe.
 @usableFromInline
-internal final class ArgumentList: @unchecked Sendable {
-  @usableFromInline internal let count: Int
-  @usableFromInline internal let elements: UnsafeMutablePointer<any Sendable>
+internal class ArgumentList: @unchecked Sendable {
+  @usableFromInline internal init() {}
+  internal var count: Int { 0 }
+  internal subscript(index: Int) -> any Sendable { preconditionFailure("no argument \(index)") }
+}
+
+/// The arguments of a forwarded call, stored as the parameter pack they came in.
+@usableFromInline
+internal final class PackArguments<each Argument: Sendable>: ArgumentList, @unchecked Sendable {
+  @usableFromInline internal let values: (repeat each Argument)
 
   @inlinable
-  internal init<each Argument: Sendable>(_ arguments: repeat each Argument) {
+  internal init(_ values: repeat each Argument) {
+    self.values = (repeat each values)
+    super.init()
+  }
+
+  override internal var count: Int {
     var count = 0
-    for _ in repeat each arguments { count += 1 }
-    self.count = count
-    elements = .allocate(capacity: count)
-    var index = 0
-    for argument in repeat each arguments {
-      (elements + index).initialize(to: argument)
-      index += 1
+    for _ in repeat each values { count += 1 }
+    return count
+  }
+
+  override internal subscript(index: Int) -> any Sendable {
+    var position = 0
+    for value in repeat each values {
+      if position == index { return value }
+      position += 1
     }
+    preconditionFailure("no argument \(index)")
+  }
+}
+
+/// Arguments given as an array.
+internal final class ArrayArguments: ArgumentList, @unchecked Sendable {
+  private let values: [any Sendable]
+
+  init(_ values: [any Sendable]) {
+    self.values = values
+    super.init()
   }
 
-  internal init(array: [any Sendable]) {
-    count = array.count
-    elements = .allocate(capacity: array.count)
-    elements.initialize(from: array, count: array.count)
-  }
-
-  internal subscript(index: Int) -> any Sendable { elements[index] }
-
-  deinit {
-    elements.deinitialize(count: count)
-    elements.deallocate()
-  }
+  override var count: Int { values.count }
+  override subscript(index: Int) -> any Sendable { values[index] }
 }

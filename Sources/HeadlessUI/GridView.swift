@@ -126,7 +126,9 @@ extension GridViewDelegate {
 @MainActor
 open class GridCell: View {
   /// The item the cell shows, set by the grid when it loads the cell.
-  public package(set) var indexPath: IndexPath?
+  public package(set) var indexPath: IndexPath? {
+    didSet { View.treeGeneration &+= 1 }
+  }
 
   /// Whether the item is selected.
   public package(set) var isSelected: Bool = false

@@ -153,7 +153,9 @@ extension ListViewDelegate {
 @MainActor
 open class ListCell: View {
   /// The row the cell shows, set by the list when it loads the cell.
-  public package(set) var indexPath: IndexPath?
+  public package(set) var indexPath: IndexPath? {
+    didSet { View.treeGeneration &+= 1 }
+  }
 
   /// Whether the row is selected.
   public package(set) var isSelected: Bool = false

@@ -20,7 +20,14 @@ open class View: Responder {
   public private(set) var subviews: [View] = []
 
   /// The screen whose root view this is; set by ``Screen``.
-  package weak var owningScreen: Screen?
+  package weak var owningScreen: Screen? {
+    didSet { View.treeGeneration &+= 1 }
+  }
+
+  /// A counter bumped by every change to any view tree: a view added, inserted or removed, a screen's
+  /// root view attached, a cell given a new row. Code that caches facts derived from the tree (AutoTrack
+  /// caches element paths) compares it to know whether its cache is still valid.
+  package static var treeGeneration: UInt64 = 0
 
   /// An identifier for tests and analytics rules, as in UIKit.
   public var accessibilityIdentifier: String?
@@ -81,6 +88,7 @@ open class View: Responder {
     let position = min(max(index, 0), subviews.count)
     subviews.insert(view, at: position)
     view.superview = self
+    View.treeGeneration &+= 1
   }
 
   /// Removes the view from its superview; does nothing when it has none.
@@ -88,6 +96,7 @@ open class View: Responder {
     guard let parent = superview else { return }
     parent.subviews.removeAll { $0 === self }
     superview = nil
+    View.treeGeneration &+= 1
   }
 
   /// Whether this view is `view` or lies below it in the tree.

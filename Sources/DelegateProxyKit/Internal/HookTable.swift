@@ -16,6 +16,11 @@ internal final class HookEntry: Sendable {
   let position: HookPosition
   let once: Bool
   let body: HookBody
+  /// The body of a `before`, `after` or skipping `instead` hook, unpacked once so calls need not
+  /// copy the enum.
+  let plain: (@Sendable (Invocation) throws -> Void)?
+  /// The continuation of a stream observer, unpacked likewise.
+  let stream: AsyncStream<Invocation>.Continuation?
 
   init(id: UInt64, selector: String, position: HookPosition, once: Bool, body: HookBody) {
     self.id = id
@@ -23,6 +28,17 @@ internal final class HookEntry: Sendable {
     self.position = position
     self.once = once
     self.body = body
+    switch body {
+    case .plain(let closure):
+      plain = closure
+      stream = nil
+    case .stream(let continuation):
+      plain = nil
+      stream = continuation
+    case .instead:
+      plain = nil
+      stream = nil
+    }
   }
 }
 

@@ -16,7 +16,7 @@ import Foundation
 /// }
 /// ```
 public final class ListViewDelegateProxy: DelegateProxy<any ListViewDelegate> {
-  private weak var target: (any ListViewDelegate)?
+  @exclusivity(unchecked) private weak var target: (any ListViewDelegate)?
 
   /// The weak storage of the forwardee.
   public override var weakForwardee: (any ListViewDelegate)? {

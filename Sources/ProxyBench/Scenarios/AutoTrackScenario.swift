@@ -16,18 +16,27 @@ let autoTrackDepths = [5, 20, 50]
 ///   in-memory sink, and into the JSON Lines file sink (a temporary file).
 @MainActor
 func autoTrackScenario() -> Scenario {
-  let note = "not yet available: needs AutoTrack (autotrack bodies pending)"
+  let note = "not yet available: needs the AutoTrack JSON Lines sink (events-jsonl body pending)"
   var variants: [Variant] = []
-  for measure in ["element-path", "element-content"] {
-    for depth in autoTrackDepths {
-      variants.append(Variant(id: "\(measure)-\(depth)", body: .unavailable(note: note)))
-    }
+  for depth in autoTrackDepths {
+    variants.append(Variant(id: "element-path-\(depth)", body: elementPathBody(depth: depth)))
   }
-  variants.append(Variant(id: "events-memory", body: .unavailable(note: note)))
+  for depth in autoTrackDepths {
+    variants.append(Variant(id: "element-content-\(depth)", body: elementContentBody(depth: depth)))
+  }
+  variants.append(Variant(id: "events-memory", body: eventsMemoryBody()))
   variants.append(Variant(id: "events-jsonl", body: .unavailable(note: note)))
   return Scenario(
     id: "autotrack",
     summary: "element path and content by view depth; events per second into each sink",
     baseline: "element-path-5",
     variants: variants)
+}
+
+/// `typed-forwarding/autotrack-memory`: a captured list tap built into an event in an in-memory sink.
+@MainActor
+func autoTrackMemoryVariant() -> Variant {
+  Variant(
+    id: "autotrack-memory",
+    targets: [.medianAtMost(2_000)], body: autoTrackMemoryBody())
 }

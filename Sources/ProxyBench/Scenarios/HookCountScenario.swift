@@ -14,7 +14,11 @@ let hookCounts = [1, 10, 100]
 func hookCountScenario() -> Scenario {
   let note = "not yet available: needs typed proxies and CaptureStrategies (hook-count bodies pending)"
   var variants: [Variant] = []
-  for kind in ["typed-proxy"] + strategyIDs {
+  for hooks in hookCounts {
+    variants.append(
+      Variant(id: "typed-proxy-\(hooks)", body: .timedLoop { listLoop(proxies: 1, afterHook: true, hooks: hooks) }))
+  }
+  for kind in strategyIDs {
     for hooks in hookCounts {
       variants.append(Variant(id: "\(kind)-\(hooks)", body: .unavailable(note: note)))
     }

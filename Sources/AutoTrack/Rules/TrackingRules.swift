@@ -1,0 +1,268 @@
+import Foundation
+
+/// The rules document: which captures become which events, what is ignored, debounced, allowed or denied.
+///
+/// A team keeps it in a JSON or property-list file next to the app and validates it in its test suite
+/// (see ``RulesValidator``). Every key is optional; an empty document keeps every capture under its
+/// default name with a 100 ms debounce.
+///
+/// ```json
+/// {
+///   "debounceMs": 100,
+///   "screens": {
+///     "CartScreen": {
+///       "viewEvent": "cart_view",
+///       "actions": { "checkout": "cart_checkout" },
+///       "listSelection": "cart_item_open",
+///       "properties": { "banner_url": "banner.url" }
+///     }
+///   },
+///   "ignore": { "viewTypes": ["Slider"], "events": ["scroll_start"] },
+///   "remote": { "denyPaths": ["DebugScreen/*"] }
+/// }
+/// ```
+///
+/// Load it with ``load(contentsOf:)`` or ``decode(_:format:file:)``: both check size, encoding and
+/// nesting before decoding and report every problem as an ``AutoTrackError`` naming the file, the key
+/// path and the reason. Unknown keys are errors.
+public struct TrackingRules: Sendable, Hashable, Codable {
+  /// The debounce window for repeated `element_click` captures of one element, in milliseconds;
+  /// 0 turns debouncing off. Default 100.
+  public var debounceMs: Int
+  /// Whether captures with no event id configured for them are dropped (reason "no rule").
+  /// Default `false`: they are kept under their default names.
+  public var dropUnconfigured: Bool
+  /// The rules of each screen, by screen name (the type name unless the screen names itself).
+  public var screens: [String: ScreenRule]
+  /// What is never tracked.
+  public var ignore: IgnoreRules
+  /// The allow and deny lists, typically fetched from a server.
+  public var remote: RemoteRules
+
+  /// Creates a rules document.
+  ///
+  /// - Parameters:
+  ///   - debounceMs: The debounce window in milliseconds.
+  ///   - dropUnconfigured: Whether captures without a configured event id are dropped.
+  ///   - screens: The rules of each screen, by screen name.
+  ///   - ignore: What is never tracked.
+  ///   - remote: The allow and deny lists.
+  public init(
+    debounceMs: Int = 100, dropUnconfigured: Bool = false, screens: [String: ScreenRule] = [:],
+    ignore: IgnoreRules = IgnoreRules(), remote: RemoteRules = RemoteRules()
+  ) {
+    self.debounceMs = debounceMs
+    self.dropUnconfigured = dropUnconfigured
+    self.screens = screens
+    self.ignore = ignore
+    self.remote = remote
+  }
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case debounceMs, dropUnconfigured, screens, ignore, remote
+  }
+
+  /// Decodes a document, rejecting unknown keys.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: A `DecodingError`, or an unknown-key error that the loader turns into
+  ///   ``AutoTrackError/rulesUnknownKey(file:keyPath:key:)``.
+  public init(from decoder: any Decoder) throws {
+    try StrictKeys.check(decoder, allowed: CodingKeys.allCases)
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    debounceMs = try container.decodeIfPresent(Int.self, forKey: .debounceMs) ?? 100
+    dropUnconfigured = try container.decodeIfPresent(Bool.self, forKey: .dropUnconfigured) ?? false
+    screens = try container.decodeIfPresent([String: ScreenRule].self, forKey: .screens) ?? [:]
+    ignore = try container.decodeIfPresent(IgnoreRules.self, forKey: .ignore) ?? IgnoreRules()
+    remote = try container.decodeIfPresent(RemoteRules.self, forKey: .remote) ?? RemoteRules()
+  }
+}
+
+/// The rules of one screen: the event ids of its captures and its key-path properties.
+///
+/// ```swift
+/// let rule = ScreenRule(viewEvent: "cart_view", actions: ["checkout": "cart_checkout"],
+///                       properties: ["banner_url": "banner.url"])
+/// ```
+public struct ScreenRule: Sendable, Hashable, Codable {
+  /// The event id of the screen's `screen_view`, or `nil` to keep the default name.
+  public var viewEvent: String?
+  /// The event id of the screen's `screen_leave`.
+  public var leaveEvent: String?
+  /// The event id of each control action on the screen, by action name (the selector).
+  public var actions: [String: String]
+  /// The event id of a row or item selection in a list or grid on the screen.
+  public var listSelection: String?
+  /// Properties read from the screen by key path (`"banner.url"`), by property name. Resolved with
+  /// reflection, walking superclasses; a missing key path is reported in debug mode and left out.
+  public var properties: [String: String]
+
+  /// Creates a screen rule.
+  ///
+  /// - Parameters:
+  ///   - viewEvent: The event id of the screen view.
+  ///   - leaveEvent: The event id of the screen leave.
+  ///   - actions: The event id of each action, by action name.
+  ///   - listSelection: The event id of list and grid selections.
+  ///   - properties: Key paths on the screen, by property name.
+  public init(
+    viewEvent: String? = nil, leaveEvent: String? = nil, actions: [String: String] = [:],
+    listSelection: String? = nil, properties: [String: String] = [:]
+  ) {
+    self.viewEvent = viewEvent
+    self.leaveEvent = leaveEvent
+    self.actions = actions
+    self.listSelection = listSelection
+    self.properties = properties
+  }
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case viewEvent, leaveEvent, actions, listSelection, properties
+  }
+
+  /// Decodes a screen rule, rejecting unknown keys.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: A `DecodingError` or an unknown-key error.
+  public init(from decoder: any Decoder) throws {
+    try StrictKeys.check(decoder, allowed: CodingKeys.allCases)
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    viewEvent = try container.decodeIfPresent(String.self, forKey: .viewEvent)
+    leaveEvent = try container.decodeIfPresent(String.self, forKey: .leaveEvent)
+    actions = try container.decodeIfPresent([String: String].self, forKey: .actions) ?? [:]
+    listSelection = try container.decodeIfPresent(String.self, forKey: .listSelection)
+    properties = try container.decodeIfPresent([String: String].self, forKey: .properties) ?? [:]
+  }
+}
+
+/// What is never tracked.
+///
+/// ```swift
+/// let ignore = IgnoreRules(viewIdentifiers: ["debug_menu"], screenTypes: ["SplashScreen"])
+/// ```
+public struct IgnoreRules: Sendable, Hashable, Codable {
+  /// Views ignored by `accessibilityIdentifier`; a list or grid ignored this way has its selections ignored.
+  public var viewIdentifiers: [String]
+  /// Views ignored by type name (`"Slider"`).
+  public var viewTypes: [String]
+  /// Screens by type name: nothing on them is tracked, their views and leaves included.
+  public var screenTypes: [String]
+  /// Event names (default names such as `scroll_start`, or configured ids) that are never kept.
+  public var events: [String]
+
+  /// Creates ignore rules.
+  ///
+  /// - Parameters:
+  ///   - viewIdentifiers: Ignored accessibility identifiers.
+  ///   - viewTypes: Ignored view type names.
+  ///   - screenTypes: Ignored screen type names.
+  ///   - events: Ignored event names.
+  public init(
+    viewIdentifiers: [String] = [], viewTypes: [String] = [], screenTypes: [String] = [], events: [String] = []
+  ) {
+    self.viewIdentifiers = viewIdentifiers
+    self.viewTypes = viewTypes
+    self.screenTypes = screenTypes
+    self.events = events
+  }
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case viewIdentifiers, viewTypes, screenTypes, events
+  }
+
+  /// Decodes ignore rules, rejecting unknown keys.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: A `DecodingError` or an unknown-key error.
+  public init(from decoder: any Decoder) throws {
+    try StrictKeys.check(decoder, allowed: CodingKeys.allCases)
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    viewIdentifiers = try container.decodeIfPresent([String].self, forKey: .viewIdentifiers) ?? []
+    viewTypes = try container.decodeIfPresent([String].self, forKey: .viewTypes) ?? []
+    screenTypes = try container.decodeIfPresent([String].self, forKey: .screenTypes) ?? []
+    events = try container.decodeIfPresent([String].self, forKey: .events) ?? []
+  }
+}
+
+/// Allow and deny lists by element path and event name, the part of the rules a server may change.
+///
+/// A path pattern matches exactly, or, when it ends in `*`, as a prefix: `"CartScreen/*"` matches every
+/// element on the cart screen. A deny match always drops. When an allow list is not empty, only what
+/// it matches is kept; path lists apply to events that have an element path (screen views have none).
+///
+/// ```swift
+/// let remote = RemoteRules(denyPaths: ["DebugScreen/*"], denyEvents: ["scroll_start"])
+/// ```
+public struct RemoteRules: Sendable, Hashable, Codable {
+  /// Element path patterns to keep; empty keeps every path.
+  public var allowPaths: [String]
+  /// Element path patterns to drop.
+  public var denyPaths: [String]
+  /// Event names to keep; empty keeps every name.
+  public var allowEvents: [String]
+  /// Event names to drop.
+  public var denyEvents: [String]
+
+  /// Creates allow and deny lists.
+  ///
+  /// - Parameters:
+  ///   - allowPaths: Path patterns to keep.
+  ///   - denyPaths: Path patterns to drop.
+  ///   - allowEvents: Event names to keep.
+  ///   - denyEvents: Event names to drop.
+  public init(
+    allowPaths: [String] = [], denyPaths: [String] = [], allowEvents: [String] = [], denyEvents: [String] = []
+  ) {
+    self.allowPaths = allowPaths
+    self.denyPaths = denyPaths
+    self.allowEvents = allowEvents
+    self.denyEvents = denyEvents
+  }
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case allowPaths, denyPaths, allowEvents, denyEvents
+  }
+
+  /// Decodes allow and deny lists, rejecting unknown keys.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: A `DecodingError` or an unknown-key error.
+  public init(from decoder: any Decoder) throws {
+    try StrictKeys.check(decoder, allowed: CodingKeys.allCases)
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    allowPaths = try container.decodeIfPresent([String].self, forKey: .allowPaths) ?? []
+    denyPaths = try container.decodeIfPresent([String].self, forKey: .denyPaths) ?? []
+    allowEvents = try container.decodeIfPresent([String].self, forKey: .allowEvents) ?? []
+    denyEvents = try container.decodeIfPresent([String].self, forKey: .denyEvents) ?? []
+  }
+
+  /// Whether `path` matches a pattern: exactly, or as a prefix when the pattern ends in `*`.
+  static func matches(_ path: String, pattern: String) -> Bool {
+    if pattern.hasSuffix("*") { return path.hasPrefix(pattern.dropLast()) }
+    return path == pattern
+  }
+}
+
+/// Finds keys a `Decodable` type does not define.
+enum StrictKeys {
+  struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  /// Thrown by `init(from:)` for a key the type does not define.
+  struct UnknownKey: Error {
+    var codingPath: [any CodingKey]
+    var key: String
+  }
+
+  static func check<Key: CodingKey>(_ decoder: any Decoder, allowed: [Key]) throws {
+    guard let container = try? decoder.container(keyedBy: AnyKey.self) else { return }
+    let known = Set(allowed.map(\.stringValue))
+    if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
+      throw UnknownKey(codingPath: decoder.codingPath, key: unknown)
+    }
+  }
+}

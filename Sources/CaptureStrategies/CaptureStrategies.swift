@@ -1,1 +1,0 @@
-// CaptureStrategies: the dispatch model and the three capture strategies.

@@ -1,0 +1,118 @@
+/// A complete, immutable lookup table for one class: every selector the
+/// class answers (own and inherited) and its resolved forwarding handlers.
+///
+/// Open addressing with linear probing; selector ids are dense integers, so
+/// `id & mask` spreads them well. A class whose methods (or whose
+/// superclasses' methods) changed holds the shared ``incomplete`` table
+/// until the next send rebuilds it.
+final class MethodCache: Sendable {
+  let isComplete: Bool
+  let mask: Int
+  let keys: ContiguousArray<Int>
+  let implementations: ContiguousArray<Implementation?>
+  /// The same implementations, unretained, for calls that must not touch
+  /// reference counts; `implementations` keeps them alive.
+  let unretained: ContiguousArray<Unmanaged<Implementation>?>
+  let specials: SpecialMethods
+  /// `specials.unretainedForwardingTarget`, unretained (the send path reads
+  /// it without copying `specials`).
+  let fastForwardingTarget: Unmanaged<UnretainedForwardingTarget>?
+
+  static let incomplete = MethodCache()
+
+  private init() {
+    isComplete = false
+    mask = 0
+    keys = [-1]
+    implementations = [nil]
+    unretained = [nil]
+    specials = SpecialMethods()
+    fastForwardingTarget = nil
+  }
+
+  init(methods: [Selector: Implementation], specials: SpecialMethods) {
+    var capacity = 4
+    while capacity < methods.count * 2 { capacity *= 2 }
+    var keys = ContiguousArray(repeating: -1, count: capacity)
+    var implementations = ContiguousArray<Implementation?>(repeating: nil, count: capacity)
+    let mask = capacity - 1
+    for (selector, implementation) in methods {
+      var index = selector.id & mask
+      while keys[index] != -1 { index = (index &+ 1) & mask }
+      keys[index] = selector.id
+      implementations[index] = implementation
+    }
+    self.isComplete = true
+    self.mask = mask
+    self.keys = keys
+    self.implementations = implementations
+    self.unretained = ContiguousArray(implementations.map { $0.map { Unmanaged.passUnretained($0) } })
+    self.specials = specials
+    self.fastForwardingTarget = specials.unretainedForwardingTarget.map { Unmanaged.passUnretained($0) }
+  }
+
+  /// Calls the implementation of `message.selector`, if the table has one.
+  ///
+  /// - Returns: `false` when the selector is not in the table.
+  @inline(__always)
+  func invoke(_ receiver: RuntimeObject, _ message: inout Message) throws -> Bool {
+    let id = message.selector.id
+    return try keys.withUnsafeBufferPointer { keys in
+      var index = id & mask
+      while true {
+        let key = keys[index]
+        if key == id { break }
+        if key == -1 { return false }
+        index = (index &+ 1) & mask
+      }
+      try unretained.withUnsafeBufferPointer { implementations in
+        try implementations[index].unsafelyUnwrapped._withUnsafeGuaranteedRef { try $0.body(receiver, &message) }
+      }
+      return true
+    }
+  }
+
+  /// The implementation for `selector`, or `nil`.
+  func implementation(for selector: Selector) -> Implementation? {
+    var index = selector.id & mask
+    while true {
+      let key = keys[index]
+      if key == selector.id { return implementations[index] }
+      if key == -1 { return nil }
+      index = (index &+ 1) & mask
+    }
+  }
+}
+
+/// The forwarding and introspection overrides a class may provide; resolved
+/// through the superclass chain when a cache is built.
+struct SpecialMethods: Sendable {
+  var forwardingTarget: RuntimeClass.ForwardingTargetHandler?
+  /// The module's own forwarding-target hook (the capture proxy), which
+  /// returns its target without retaining it.
+  var unretainedForwardingTarget: UnretainedForwardingTarget?
+  var forwardInvocation: RuntimeClass.ForwardInvocationHandler?
+  var respondsToSelector: RuntimeClass.RespondsToSelectorHandler?
+  var reportedClass: RuntimeClass.ReportedClassHandler?
+
+  /// `self`, with any handler `override` sets replacing this one's.
+  func overridden(by override: SpecialMethods) -> SpecialMethods {
+    SpecialMethods(
+      forwardingTarget: override.forwardingTarget ?? forwardingTarget,
+      unretainedForwardingTarget: override.unretainedForwardingTarget ?? unretainedForwardingTarget,
+      forwardInvocation: override.forwardInvocation ?? forwardInvocation,
+      respondsToSelector: override.respondsToSelector ?? respondsToSelector,
+      reportedClass: override.reportedClass ?? reportedClass
+    )
+  }
+}
+
+/// The capture proxy's forwarding-target hook, boxed so that the send path
+/// can call it through an unretained reference (the cache keeps it alive).
+final class UnretainedForwardingTarget: Sendable {
+  let body: @Sendable (RuntimeObject, Selector) -> Unmanaged<RuntimeObject>?
+
+  init(_ body: @escaping @Sendable (RuntimeObject, Selector) -> Unmanaged<RuntimeObject>?) {
+    self.body = body
+  }
+}

@@ -1,0 +1,265 @@
+import Synchronization
+
+/// Captures by message forwarding: a proxy object of a root class that
+/// implements nothing stands in for the real delegate.
+///
+/// - Selectors the strategy does not capture reach the proxy's
+///   forwarding-target hook and go straight to the real delegate (the fast
+///   path: no allocation). Captured selectors fall through to the proxy's
+///   forward-invocation hook, which builds a ``MessageInvocation``, runs
+///   the handlers and invokes the real delegate.
+/// - ``RuntimeObject/responds(to:)`` on the proxy answers exactly what the
+///   real delegate answers, plus the captured selectors.
+/// - Scope: one delegate; nothing about its class changes.
+/// - Identity: an ordinary ``ListHost``'s `delegate` becomes the proxy. A
+///   host made with `cooperatesWithProxies: true` keeps returning the real
+///   delegate and sends through the proxy behind the scenes.
+/// - The proxy does not retain the real delegate; the delegate keeps the
+///   proxy alive (as an associated object), so both are freed together. The
+///   proxy learns of the delegate's death from an associated watcher, so
+///   that the forwarding path needs neither a weak load nor a retain. As
+///   with Objective-C's unretained delegates, freeing the delegate while
+///   another thread is sending through its proxy is not supported.
+/// - ``CaptureInstallation/remove()`` stops the capture at once. If the
+///   host still points at the proxy, the host gets its previous delegate
+///   back; if something else was installed on top since (another
+///   library's proxy), the proxy stays in that chain as a pure forwarder
+///   until the delegate is freed, so the other library keeps working.
+public final class ProxyStrategy: CaptureStrategy {
+  /// Always ``CaptureStrategyKind/proxy``.
+  public var kind: CaptureStrategyKind { .proxy }
+  /// The handlers this strategy runs, in order.
+  public let handlers: [CaptureHandler]
+  let id = makeStrategyID()
+  let groups: [Selector: GroupList]
+  /// Which selector ids are captured; immutable after `init`, freed in
+  /// `deinit`, so reading it from any thread is safe.
+  nonisolated(unsafe) let capturedIDs: UnsafeMutableBufferPointer<Bool>
+  static let noGroups = GroupList([])
+
+  /// Creates a strategy that runs `handlers`.
+  ///
+  /// - Parameter handlers: The handlers, in order.
+  public init(handlers: [CaptureHandler]) {
+    self.handlers = handlers
+    let groups = HandlerGroup.make(strategyID: id, handlers: handlers).mapValues { GroupList([$0]) }
+    self.groups = groups
+    let captured = UnsafeMutableBufferPointer<Bool>.allocate(capacity: (groups.keys.map(\.id).max() ?? -1) + 1)
+    captured.initialize(repeating: false)
+    for selector in groups.keys { captured[selector.id] = true }
+    self.capturedIDs = captured
+  }
+
+  deinit {
+    capturedIDs.deallocate()
+  }
+
+  /// The root class every capture proxy is an instance of.
+  public static let proxyClass: RuntimeClass = makeProxyClass()
+
+  /// Puts a proxy in front of `object`.
+  ///
+  /// - Parameters:
+  ///   - object: The real delegate.
+  ///   - host: The host whose delegate slot gets the proxy (or, for a
+  ///     cooperating host, whose interceptor chain does). Without a host,
+  ///     send to ``CaptureInstallation/receiver`` yourself.
+  /// - Returns: The installation; the same one when installed twice on the
+  ///   same object.
+  public func install(on object: RuntimeObject, host: ListHost?) throws(CaptureStrategiesError)
+    -> any CaptureInstallation
+  {
+    installProxy(on: object, host: host)
+  }
+
+  /// Puts a proxy in front of `object`; see ``install(on:host:)``.
+  ///
+  /// - Parameters:
+  ///   - object: The real delegate.
+  ///   - host: The host to reroute, if any.
+  /// - Returns: The installation.
+  public func installProxy(on object: RuntimeObject, host: ListHost?) -> ProxyInstallation {
+    let record: ProxyRecord
+    if let existing = object.associatedObject(forKey: id) as? ProxyRecord {
+      record = existing
+    } else {
+      record = ProxyRecord()
+      object.setAssociatedObject(record, forKey: id)
+    }
+    return record.state.withLock { state in
+      if let current = state.current, current.isInstalled { return current }
+      let forwardee: RuntimeObject
+      if let host {
+        forwardee = (host.cooperatesWithProxies ? host.messageTarget : host.delegate) ?? object
+      } else {
+        forwardee = object
+      }
+      let proxyState = ProxyState(strategy: self, forwardee: forwardee)
+      proxyState.watchForwardee()
+      let proxy = RuntimeObject(class: Self.proxyClass, payload: proxyState)
+      if let host {
+        if host.cooperatesWithProxies {
+          host.pushInterceptor(proxy)
+        } else {
+          host.delegate = proxy
+        }
+      }
+      let installation = ProxyInstallation(proxy: proxy, state: proxyState, host: host, record: record)
+      if let previous = state.current { state.passThrough.append(previous.proxy) }
+      state.current = installation
+      return installation
+    }
+  }
+}
+
+/// One proxy put in front of one delegate.
+public final class ProxyInstallation: CaptureInstallation {
+  /// Always ``CaptureStrategyKind/proxy``.
+  public var kind: CaptureStrategyKind { .proxy }
+  /// The proxy object.
+  public let proxy: RuntimeObject
+  let state: ProxyState
+  weak let host: ListHost?
+  weak let record: ProxyRecord?
+
+  init(proxy: RuntimeObject, state: ProxyState, host: ListHost?, record: ProxyRecord) {
+    self.proxy = proxy
+    self.state = state
+    self.host = host
+    self.record = record
+  }
+
+  /// The proxy: send here for the capture to run.
+  public var receiver: RuntimeObject? { proxy }
+
+  /// Whether the proxy still captures.
+  public var isInstalled: Bool { state.capturing.load(ordering: .acquiring) }
+
+  /// Stops the capture and takes the proxy out of the host when nothing was
+  /// put in front of it since.
+  ///
+  /// - Returns: `false` when already removed.
+  @discardableResult
+  public func remove() throws(CaptureStrategiesError) -> Bool {
+    guard state.capturing.exchange(false, ordering: .acquiringAndReleasing) else { return false }
+    var detached = true
+    if let host {
+      if host.cooperatesWithProxies {
+        detached = host.popInterceptor(proxy)
+      } else if host.delegate === proxy {
+        host.delegate = state.forwardee
+      } else {
+        detached = false
+      }
+    }
+    if let record {
+      record.state.withLock { recordState in
+        if recordState.current === self {
+          recordState.current = nil
+          if !detached { recordState.passThrough.append(proxy) }
+        }
+      }
+    }
+    if detached { state.unwatchForwardee() }
+    return true
+  }
+}
+
+/// A proxy's per-instance state, stored as its payload.
+final class ProxyState: Sendable {
+  /// The forwardee, unretained; valid while `forwardeeAlive` is true.
+  unowned(unsafe) let forwardeeReference: RuntimeObject
+  let forwardeeAlive = Atomic<Bool>(true)
+  let strategy: ProxyStrategy
+  let capturing = Atomic<Bool>(true)
+  let watchKey = makeStrategyID()
+
+  init(strategy: ProxyStrategy, forwardee: RuntimeObject) {
+    self.strategy = strategy
+    self.forwardeeReference = forwardee
+  }
+
+  /// Attaches the watcher that clears `forwardeeAlive` when the forwardee dies.
+  func watchForwardee() {
+    forwardeeReference.setAssociatedObject(ForwardeeWatch(self), forKey: watchKey)
+  }
+
+  /// Detaches the watcher (when the proxy leaves the chain).
+  func unwatchForwardee() {
+    if let forwardee { forwardee.setAssociatedObject(nil, forKey: watchKey) }
+  }
+
+  /// The forwardee, or `nil` once it has been freed.
+  var forwardee: RuntimeObject? {
+    forwardeeAlive.load(ordering: .acquiring) ? forwardeeReference : nil
+  }
+
+  @inline(__always)
+  func captures(_ selector: Selector) -> Bool {
+    Unmanaged.passUnretained(strategy)._withUnsafeGuaranteedRef { strategy in
+      let captured = strategy.capturedIDs
+      return selector.id < captured.count && captured[selector.id] && capturing.load(ordering: .relaxed)
+    }
+  }
+}
+
+/// Associated with a proxy's forwardee; tells the proxy when it dies.
+final class ForwardeeWatch: Sendable {
+  let state: ProxyState
+  init(_ state: ProxyState) { self.state = state }
+  deinit { state.forwardeeAlive.store(false, ordering: .releasing) }
+}
+
+/// The proxies one strategy made for one delegate, kept alive by it.
+final class ProxyRecord: Sendable {
+  struct State {
+    var current: ProxyInstallation?
+    /// Removed proxies that another library's proxy may still forward to.
+    var passThrough: [RuntimeObject] = []
+  }
+
+  let state = Mutex(State())
+}
+
+private func makeProxyClass() -> RuntimeClass {
+  var name = "DPKCaptureProxy"
+  var attempt = 1
+  var allocated: RuntimeClass?
+  while allocated == nil {
+    do {
+      allocated = try Runtime.allocateClassPair(superclass: nil, name: name)
+    } catch {
+      attempt += 1
+      name = "DPKCaptureProxy\(attempt)"
+    }
+  }
+  let cls = allocated!
+  cls.setUnretainedForwardingTarget { proxy, selector in
+    proxy.withPayload(as: ProxyState.self) { state in
+      guard !state.captures(selector), state.forwardeeAlive.load(ordering: .acquiring) else { return nil }
+      return Unmanaged.passUnretained(state.forwardeeReference)
+    } ?? nil
+  }
+  cls.setForwardInvocation { proxy, invocation in
+    guard let state = proxy.payload(as: ProxyState.self) else { return }
+    let selector = invocation.selector
+    let groups =
+      state.captures(selector) ? state.strategy.groups[selector] ?? ProxyStrategy.noGroups : ProxyStrategy.noGroups
+    let forwardee = state.forwardee
+    try invocation.withMessage { message in
+      try groups.run(proxy, &message) { message in
+        if let forwardee, forwardee.responds(to: selector) {
+          try forwardee.dispatch(&message)
+        } else if message.returnType != Void.self {
+          throw CaptureStrategiesError.unrecognizedSelector(selector: selector.name, className: cls.name)
+        }
+      }
+    }
+  }
+  cls.setRespondsToSelector { proxy, selector in
+    guard let state = proxy.payload(as: ProxyState.self) else { return false }
+    return state.captures(selector) || (state.forwardee?.responds(to: selector) ?? false)
+  }
+  try? Runtime.registerClassPair(cls)
+  return cls
+}

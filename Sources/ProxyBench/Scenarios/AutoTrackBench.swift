@@ -1,0 +1,141 @@
+import AutoTrack
+import Foundation
+import HeadlessUI
+import ProxyBenchHarness
+import Synchronization
+
+// The bodies of the `autotrack` scenario's element and memory variants and of
+// `typed-forwarding/autotrack-memory`, kept apart from the scenario files so the
+// typed-forwarding file only calls `autoTrackMemoryBody()`.
+
+/// A clock that moves 1 s forward on every read, so no benchmarked tap is ever debounced while the
+/// debounce bookkeeping still runs on every capture.
+final class SteppingTrackingClock: TrackingClock {
+  private let now = Atomic<Int64>(1_700_000_000_000)
+  func currentTimeMs() -> Int64 { now.add(1_000, ordering: .relaxed).newValue }
+}
+
+/// A screen whose root view holds `depth` nested views, each with a label, and a one-row list at the bottom.
+@MainActor
+final class BenchDepthScreen: Screen, ListViewDataSource {
+  let depth: Int
+  let list = ListView()
+  private(set) var deepest = View()
+
+  init(depth: Int) {
+    self.depth = depth
+    super.init(title: "Depth \(depth)")
+  }
+
+  override func loadView() -> View {
+    let root = View()
+    var parent = root
+    for level in 0..<depth {
+      let child = View()
+      parent.addSubview(Label(text: "level \(level)"))
+      parent.addSubview(child)
+      parent = child
+    }
+    deepest = parent
+    list.dataSource = self
+    parent.addSubview(list)
+    return root
+  }
+
+  func listView(_ listView: ListView, numberOfRowsInSection section: Int) -> Int { 1 }
+  func listView(_ listView: ListView, cellForRowAt indexPath: IndexPath) -> ListCell { ListCell(text: "Milk") }
+}
+
+/// A delegate that counts selections, like an app's own.
+@MainActor
+final class BenchSelectionDelegate: ListViewDelegate {
+  var count = 0
+  func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) { count &+= 1 }
+}
+
+/// An application tracking a ``BenchDepthScreen`` into an in-memory sink.
+@MainActor
+struct AutoTrackBenchFixture {
+  let app = Application()
+  let screen: BenchDepthScreen
+  let delegate = BenchSelectionDelegate()
+  let sink = InMemorySink(capacity: 10_000)
+  let tracker: AutoTracker
+
+  init(depth: Int) {
+    screen = BenchDepthScreen(depth: depth)
+    app.show(NavigationStack(root: screen))
+    screen.list.delegate = delegate
+    screen.list.reloadData()
+    tracker = AutoTracker(sink: sink, configuration: .init(clock: SteppingTrackingClock()))
+    do {
+      try tracker.start(app)
+    } catch {
+      preconditionFailure("autotrack bench: \(error)")
+    }
+  }
+}
+
+/// `element-path-N`: the path of the list at the bottom of `depth` nested views.
+@MainActor
+func elementPathBody(depth: Int) -> Variant.Body {
+  .timedLoop {
+    let screen = BenchDepthScreen(depth: depth)
+    _ = screen.view
+    let leaf = opaque(screen.list)
+    return { iterations in
+      for _ in 0..<iterations { blackHole(ElementDescription.path(of: leaf)) }
+      blackHole(screen)
+    }
+  }
+}
+
+/// `element-content-N`: the content of a view with `depth` nested levels of labels (capped at 255 characters).
+@MainActor
+func elementContentBody(depth: Int) -> Variant.Body {
+  .timedLoop {
+    let screen = BenchDepthScreen(depth: depth)
+    let root = opaque(screen.view)
+    return { iterations in
+      for _ in 0..<iterations { blackHole(ElementDescription.content(of: root)) }
+      blackHole(screen)
+    }
+  }
+}
+
+/// `typed-forwarding/autotrack-memory`: a list tap at view depth 20 dispatched through AutoTrack's proxy,
+/// forwarded to the app's delegate, built into an event and kept in an in-memory sink.
+@MainActor
+func autoTrackMemoryBody() -> Variant.Body {
+  .timedLoop {
+    let fixture = AutoTrackBenchFixture(depth: 20)
+    let indexPath = opaque(IndexPath(row: 0, section: 0))
+    let list = opaque(fixture.screen.list)
+    return { iterations in
+      for _ in 0..<iterations { list.dispatchDidSelect(at: indexPath) }
+      blackHole(fixture)
+    }
+  }
+}
+
+/// `events-memory`: captured list taps per second into the in-memory sink, at view depth 20.
+@MainActor
+func eventsMemoryBody() -> Variant.Body {
+  .custom(unit: .eventsPerSecond) { context in
+    let fixture = AutoTrackBenchFixture(depth: 20)
+    let indexPath = IndexPath(row: 0, section: 0)
+    let taps = 10_000
+    var values: [Double] = []
+    var allocations: UInt64? = 0
+    for _ in 0..<context.configuration.sampleCount {
+      let sample = context.time {
+        for _ in 0..<taps { fixture.screen.list.dispatchDidSelect(at: indexPath) }
+      }
+      values.append(Double(taps) / (Double(max(sample.nanoseconds, 1)) / 1e9))
+      allocations = allocations.flatMap { total in sample.allocations.map { total + $0 } }
+    }
+    blackHole(fixture)
+    let operations = Double(taps * context.configuration.sampleCount)
+    return CustomMeasurement(values: values, allocationsPerOperation: allocations.map { Double($0) / operations })
+  }
+}

@@ -1,0 +1,108 @@
+import AutoTrack
+import DelegateProxyKit
+import Foundation
+import HeadlessUI
+import Testing
+
+@Suite @MainActor struct StartStopTests {
+  @Test func stopRestoresEveryHostExactly() throws {
+    let fixture = try TrackingFixture(start: false)
+    let appDelegate = CountingApplicationDelegate()
+    fixture.app.delegate = appDelegate
+    let listDelegate = SelectionCountingDelegate()
+    fixture.shop.list.delegate = listDelegate
+    _ = try fixture.shop.list.installProxy(ListViewDelegateProxy())
+    let before = delegateState(fixture)
+
+    try fixture.tracker.start(fixture.app)
+    // Application, list and scroll view: three AutoTrack proxies.
+    #expect(fixture.tracker.installedProxyCount == 3)
+    #expect(delegateState(fixture) != before)
+    #expect(fixture.shop.list.delegate === listDelegate)
+    #expect(fixture.app.delegate === appDelegate)
+
+    fixture.tracker.stop()
+    #expect(delegateState(fixture) == before)
+    #expect(fixture.tracker.installedProxyCount == 0)
+    #expect(!fixture.tracker.isTracking)
+
+    // Nothing is captured any more; the app's own delegates still get every call.
+    let count = fixture.sink.receivedCount
+    try fixture.shop.list.tapRow(at: IndexPath(row: 0, section: 0))
+    fixture.shop.buy.tap()
+    try fixture.stack.push(GalleryScreen())
+    #expect(fixture.sink.receivedCount == count)
+    #expect(listDelegate.selections == [IndexPath(row: 0, section: 0)])
+    #expect(appDelegate.actions == ["buyDown touchDown", "buy touchUpInside"])
+  }
+
+  @Test func stopRemovesProxiesInstalledOnScreensPushedLater() throws {
+    let fixture = try TrackingFixture()
+    let gallery = GalleryScreen()
+    try fixture.stack.push(gallery)
+    #expect(gallery.grid.delegateSlot.proxies.count == 1)
+    fixture.tracker.stop()
+    #expect(gallery.grid.delegateSlot.proxies.isEmpty)
+    #expect(gallery.grid.delegateSlot.head == nil)
+  }
+
+  @Test func startAgainAfterStopCapturesAgain() throws {
+    let fixture = try TrackingFixture()
+    fixture.tracker.stop()
+    try fixture.tracker.start(fixture.app)
+    try fixture.shop.list.tapRow(at: IndexPath(row: 0, section: 0))
+    #expect(fixture.clicks.count == 1)
+    #expect(fixture.tracker.installedProxyCount == 3)
+  }
+
+  @Test func startingTwiceOnTheSameApplicationDoesNothing() throws {
+    let fixture = try TrackingFixture()
+    try fixture.tracker.start(fixture.app)
+    #expect(fixture.tracker.installedProxyCount == 3)
+    #expect(fixture.events.filter { $0.name == "screen_view" }.count == 1)
+  }
+
+  @Test func aSecondTrackerOnTheSameApplicationIsRefused() throws {
+    let fixture = try TrackingFixture()
+    let other = AutoTracker(sink: InMemorySink())
+    #expect(
+      throws: AutoTrackError.trackingAlreadyStarted(reason: "another AutoTracker already tracks this application")
+    ) {
+      try other.start(fixture.app)
+    }
+    #expect(fixture.app.delegateSlot.proxies.count == 1)
+    #expect(!other.isTracking)
+  }
+
+  @Test func oneTrackerCannotTrackTwoApplications() throws {
+    let fixture = try TrackingFixture()
+    #expect(throws: AutoTrackError.self) { try fixture.tracker.start(Application()) }
+    #expect(fixture.tracker.application === fixture.app)
+  }
+
+  @Test func aListAddedToAVisibleScreenIsCoveredByTrackViews() throws {
+    let fixture = try TrackingFixture()
+    let late = ListView()
+    let source = GroceryDataSource()
+    late.dataSource = source
+    fixture.shop.view.addSubview(late)
+    try late.tapRow(at: IndexPath(row: 0, section: 0))
+    #expect(fixture.clicks.isEmpty)
+    fixture.tracker.trackViews(in: fixture.shop)
+    try late.tapRow(at: IndexPath(row: 0, section: 0))
+    #expect(fixture.clicks.map { $0.properties["element_path"] } == ["ShopScreen/View[0]/ListView[1]/ListCell[0][0]"])
+  }
+
+  @Test func theTrackerDoesNotKeepHostsAlive() throws {
+    weak var weakScreen: GalleryScreen?
+    let fixture = try TrackingFixture()
+    do {
+      let gallery = GalleryScreen()
+      weakScreen = gallery
+      try fixture.stack.push(gallery)
+      try fixture.stack.pop()
+    }
+    #expect(weakScreen == nil)
+    fixture.tracker.stop()
+  }
+}

@@ -1,0 +1,155 @@
+import CaptureStrategies
+import DelegateProxyKit
+import Foundation
+import Synchronization
+
+/// A class name no other test uses (tests run in parallel and class names
+/// are global).
+func uniqueName(_ base: String) -> String {
+  "\(base)_\(nameCounter.add(1, ordering: .relaxed).newValue)"
+}
+
+private let nameCounter = Atomic<Int>(0)
+
+/// A thread-safe list of what happened, in order.
+final class CallLog: Sendable {
+  private let entries = Mutex<[String]>([])
+
+  func record(_ entry: String) {
+    entries.withLock { $0.append(entry) }
+  }
+
+  var all: [String] { entries.withLock { $0 } }
+
+  func count(_ entry: String) -> Int {
+    entries.withLock { $0.filter { $0 == entry }.count }
+  }
+
+  func count(prefix: String) -> Int {
+    entries.withLock { $0.filter { $0.hasPrefix(prefix) }.count }
+  }
+
+  func reset() {
+    entries.withLock { $0.removeAll() }
+  }
+}
+
+/// A struct argument and return value.
+struct RowInfo: Equatable, Sendable {
+  var section: Int
+  var row: Int
+  var title: String
+}
+
+/// An object argument and return value.
+final class Token: Sendable {
+  let id: Int
+  init(id: Int) { self.id = id }
+}
+
+/// The selectors the fixtures implement: every arity 0–6 and every return
+/// type the conformance suite checks.
+enum Sel {
+  static let didSelect = ListHost.didSelectRow
+  static let height = ListHost.heightForRow
+  static let answer = Selector("answer")  // () -> Int
+  static let scale = Selector("scale:")  // (Double) -> Double
+  static let both = Selector("both:and:")  // (Bool, Bool) -> Bool
+  static let join = Selector("join:with:and:")  // (String, String, String) -> String
+  static let makeRow = Selector("makeRowInSection:row:title:suffix:")  // (Int, Int, String, String) -> RowInfo
+  static let pick = Selector("pick:or:flag:index:fallback:")  // (Token, Token, Bool, Int, Token) -> Token
+  static let sum = Selector("sum:b:c:d:e:f:")  // (Int ×6) -> Int
+  static let unimplemented = Selector("listView:accessoryTappedAtIndexPath:")  // (ListHost, IndexPath) -> Void
+
+  static let all: [Selector] = [didSelect, height, answer, scale, both, join, makeRow, pick, sum]
+}
+
+/// Methods for a delegate class that log each call as "<tag>.<selector>".
+func delegateMethods(log: CallLog, tag: String) -> [Selector: Implementation] {
+  [
+    Sel.didSelect: Implementation { (_: RuntimeObject, _: ListHost, path: IndexPath) in
+      log.record("\(tag).didSelect[\(path[0]),\(path[1])]")
+    },
+    Sel.height: Implementation { (_: RuntimeObject, _: ListHost, path: IndexPath) -> Double in
+      log.record("\(tag).height")
+      return 30 + Double(path[1])
+    },
+    Sel.answer: Implementation { (_: RuntimeObject) -> Int in
+      log.record("\(tag).answer")
+      return 42
+    },
+    Sel.scale: Implementation { (_: RuntimeObject, value: Double) -> Double in
+      log.record("\(tag).scale(\(value))")
+      return value * 2.5
+    },
+    Sel.both: Implementation { (_: RuntimeObject, a: Bool, b: Bool) -> Bool in
+      log.record("\(tag).both(\(a),\(b))")
+      return a && b
+    },
+    Sel.join: Implementation { (_: RuntimeObject, a: String, b: String, c: String) -> String in
+      log.record("\(tag).join")
+      return a + b + c
+    },
+    Sel.makeRow: Implementation {
+      (_: RuntimeObject, section: Int, row: Int, title: String, suffix: String) -> RowInfo in
+      log.record("\(tag).makeRow")
+      return RowInfo(section: section, row: row, title: title + suffix)
+    },
+    Sel.pick: Implementation {
+      (_: RuntimeObject, first: Token, second: Token, useFirst: Bool, index: Int, fallback: Token) -> Token in
+      log.record("\(tag).pick(\(index))")
+      return index < 0 ? fallback : (useFirst ? first : second)
+    },
+    Sel.sum: Implementation { (_: RuntimeObject, a: Int, b: Int, c: Int, d: Int, e: Int, f: Int) -> Int in
+      log.record("\(tag).sum")
+      return a + 10 * b + 100 * c + 1000 * d + 10_000 * e + 100_000 * f
+    },
+  ]
+}
+
+/// A fresh delegate class implementing every fixture selector.
+func makeDelegateClass(
+  _ base: String = "Delegate",
+  log: CallLog,
+  superclass: RuntimeClass? = nil,
+  methods: [Selector: Implementation]? = nil
+) throws -> RuntimeClass {
+  try Runtime.makeClass(
+    named: uniqueName(base),
+    superclass: superclass,
+    methods: methods ?? delegateMethods(log: log, tag: "original")
+  )
+}
+
+/// Handlers that log "<tag>:<selector name>" for every fixture selector.
+func countingHandlers(
+  _ log: CallLog,
+  tag: String,
+  selectors: [Selector] = Sel.all,
+  position: HookPosition = .before
+) -> [CaptureHandler] {
+  selectors.map { selector in
+    let entry = "\(tag):\(selector.name)"
+    switch position {
+    case .before: return .before(selector) { _, _ in log.record(entry) }
+    case .after: return .after(selector) { _, _ in log.record(entry) }
+    case .instead:
+      return .instead(selector) { _, message, proceed in
+        log.record(entry)
+        try proceed(&message)
+      }
+    }
+  }
+}
+
+let row0 = IndexPath(indexes: [0, 0])
+let row3 = IndexPath(indexes: [1, 3])
+
+/// A counter that many threads may bump.
+final class AtomicCounter: Sendable {
+  private let storage = Atomic<Int>(0)
+
+  func increment() { storage.add(1, ordering: .relaxed) }
+  func reset() { storage.store(0, ordering: .relaxed) }
+  var value: Int { storage.load(ordering: .relaxed) }
+}
