@@ -1,3 +1,4 @@
+import DelegateProxyKit
 import Synchronization
 
 /// Captures by dynamic subclass registration (isa-swizzling, as KVO does):
@@ -121,7 +122,7 @@ final class DynamicObjectRecord: Sendable {
     var installations: [Int: DynamicSubclassInstallation] = [:]
   }
 
-  let state = Mutex(State())
+  let state = SanitizerVisibleMutex(State())
 
   deinit {
     let generated = state.withLock { $0.generated }
@@ -141,7 +142,7 @@ enum DynamicClassRegistry {
 
   /// Guards the generated classes. Taken before the runtime lock, never
   /// after it.
-  static let state = Mutex(State())
+  static let state = SanitizerVisibleMutex(State())
 
   static let recordKey = makeStrategyID()
 
