@@ -53,6 +53,10 @@ extension FuzzProbeProxy: ProbeDelegate {
       }
     }
     #expect(failures == 0)
+    print(
+      "CallSequenceFuzzTests: \(seeds.count) cases, \(totals.calls) calls, \(totals.installs) installs "
+        + "(\(totals.refusedInstalls) refused), \(totals.removals) removals (\(totals.deadRemovals) after the proxy "
+        + "died), \(totals.proxyDeaths) proxy deaths, \(totals.hookErrors) hook errors reported")
     #expect(FuzzProbeProxy.typeHooks.isEmpty)
     // Every kind of operation was exercised.
     #expect(totals.calls > 0 && totals.installs > 0 && totals.refusedInstalls > 0)
