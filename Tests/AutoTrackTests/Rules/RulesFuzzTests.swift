@@ -351,7 +351,9 @@ struct RulesDocumentGenerator {
       expected = .failure(
         .rulesInvalidValue(file: file, keyPath: "debounceMs", reason: "must be between 0 and 60000 ms"))
     case .deepNesting:
-      let depth = TrackingRules.maximumNestingDepth + 1 + random.below(5_000)
+      // Written out recursively, so kept to a few hundred levels (the 10,000-level documents are
+      // RulesLoadingTests' own, built as flat text).
+      let depth = TrackingRules.maximumNestingDepth + 1 + random.below(300)
       var nested: RulesNode = .int(1)
       for _ in 0..<depth { nested = .array([nested]) }
       guard case .object(let members) = tree else { return (label, "the root is not an object") }
