@@ -73,6 +73,26 @@ let package = Package(
       path: "Examples/ReliableDelivery",
       swiftSettings: upcomingFeatures
     ),
+    .executableTarget(
+      name: "ListSelectionTracking",
+      dependencies: ["AutoTrack", "HeadlessUI"],
+      path: "Examples/ListSelectionTracking",
+      swiftSettings: upcomingFeatures
+    ),
+    .executableTarget(
+      name: "StrategyShowdown",
+      dependencies: ["CaptureStrategies"],
+      path: "Examples/StrategyShowdown",
+      swiftSettings: upcomingFeatures
+    ),
+    .executableTarget(
+      name: "ConfigDrivenTracking",
+      dependencies: ["AutoTrack", "HeadlessUI"],
+      path: "Examples/ConfigDrivenTracking",
+      // The rules files are read at run time by path (relative to #filePath), not bundled resources.
+      exclude: ["rules.json", "rules.plist"],
+      swiftSettings: upcomingFeatures
+    ),
     .testTarget(
       name: "DelegateProxyKitTests",
       dependencies: ["DelegateProxyKit"],

@@ -110,6 +110,32 @@ final class HandlerGroup: Sendable {
     owned = before + instead + after
   }
 
+  /// Runs this group alone around `original` (the group has no `instead`
+  /// handlers): `before` handlers, `original`, `after` handlers; or only
+  /// `original` when this group's strategy already captured the message.
+  @inline(__always)
+  func observe(
+    _ receiver: RuntimeObject,
+    _ message: inout Message,
+    original: (inout Message) throws -> Void
+  ) throws {
+    guard message.marks.insert(strategyID) else {
+      try original(&message)
+      return
+    }
+    if !before.isEmpty {
+      before.withUnsafeBufferPointer { handlers in
+        for handler in handlers { handler._withUnsafeGuaranteedRef { $0.body(receiver, message) } }
+      }
+    }
+    try original(&message)
+    if !after.isEmpty {
+      after.withUnsafeBufferPointer { handlers in
+        for handler in handlers { handler._withUnsafeGuaranteedRef { $0.body(receiver, message) } }
+      }
+    }
+  }
+
   /// Groups `handlers` by selector for the strategy `strategyID`.
   static func make(strategyID: Int, handlers: [CaptureHandler]) -> [Selector: HandlerGroup] {
     var bySelector: [Selector: [CaptureHandler]] = [:]
@@ -123,10 +149,20 @@ final class HandlerGroup: Sendable {
 final class GroupList: Sendable {
   let groups: [HandlerGroup]
   private let unretained: ContiguousArray<Unmanaged<HandlerGroup>>
+  /// The list's only group when the list has exactly one group and that
+  /// group has no `instead` handlers: the common shape (one strategy
+  /// observing a selector), which ``run(_:_:original:)`` serves without the
+  /// general loops.
+  private let soleObservingGroup: Unmanaged<HandlerGroup>?
 
   init(_ groups: [HandlerGroup]) {
     self.groups = groups
     self.unretained = ContiguousArray(groups.map { Unmanaged.passUnretained($0) })
+    if groups.count == 1, groups[0].instead.isEmpty {
+      soleObservingGroup = Unmanaged.passUnretained(groups[0])
+    } else {
+      soleObservingGroup = nil
+    }
   }
 
   /// Runs the groups around `original`: every active group's `before`
@@ -140,6 +176,20 @@ final class GroupList: Sendable {
   /// alive by its owner for the whole call, and so are its groups and boxes.
   @inline(__always)
   func run(
+    _ receiver: RuntimeObject,
+    _ message: inout Message,
+    original: (inout Message) throws -> Void
+  ) throws {
+    if let sole = soleObservingGroup {
+      try sole._withUnsafeGuaranteedRef { group in try group.observe(receiver, &message, original: original) }
+    } else {
+      try runGroups(receiver, &message, original: original)
+    }
+  }
+
+  /// The general path of ``run(_:_:original:)``: any number of groups, with
+  /// `instead` handlers.
+  private func runGroups(
     _ receiver: RuntimeObject,
     _ message: inout Message,
     original: (inout Message) throws -> Void

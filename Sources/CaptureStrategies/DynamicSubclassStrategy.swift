@@ -255,11 +255,7 @@ enum DynamicClassRegistry {
     for selector in selectors {
       let groups = GroupList(strategies.compactMap { $0.groups[selector] })
       cls.addMethod(
-        selector,
-        Implementation { receiver, message in
-          try groups.run(receiver, &message) { message in try base.callImplementation(receiver, &message) }
-        }
-      )
+        selector, Implementation { receiver, message in try callOverride(groups, base, receiver, &message) })
     }
     cls.setReportedClass { receiver in base.reportedClass(for: receiver) }
     try Runtime.registerClassPair(cls)
@@ -267,6 +263,27 @@ enum DynamicClassRegistry {
     generated.users.add(1, ordering: .relaxed)
     registry.classes[key] = generated
     return generated
+  }
+
+  /// A generated class's override: the handler groups around the
+  /// superclass's implementation.
+  @inline(__always)
+  private static func callOverride(
+    _ groups: GroupList,
+    _ base: RuntimeClass,
+    _ receiver: RuntimeObject,
+    _ message: inout Message
+  ) throws {
+    // Captured unretained: capturing the references themselves makes the
+    // optimizer retain them around the call (the override's closure and the
+    // sender keep both alive).
+    let unretainedReceiver = Unmanaged.passUnretained(receiver)
+    let unretainedBase = Unmanaged.passUnretained(base)
+    try groups.run(receiver, &message) { message in
+      try unretainedReceiver._withUnsafeGuaranteedRef { receiver in
+        try unretainedBase._withUnsafeGuaranteedRef { try $0.callImplementation(receiver, &message) }
+      }
+    }
   }
 
   static func release(_ generated: GeneratedClass) {

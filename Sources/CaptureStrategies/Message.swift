@@ -218,18 +218,32 @@ struct CaptureMarks {
   init() {}
 
   /// Records `id`; returns `false` when it was already recorded.
+  ///
+  /// Slots fill in order and are never cleared, so the first empty slot
+  /// ends the search: the common first capture of a message is one compare
+  /// and one store.
+  @inline(__always)
   mutating func insert(_ id: Int) -> Bool {
-    if slots.0 == id || slots.1 == id || slots.2 == id || slots.3 == id { return false }
     if slots.0 == 0 {
       slots.0 = id
-    } else if slots.1 == 0 {
-      slots.1 = id
-    } else if slots.2 == 0 {
-      slots.2 = id
-    } else if slots.3 == 0 {
-      slots.3 = id
+      return true
     }
-    return true
+    if slots.0 == id { return false }
+    if slots.1 == 0 {
+      slots.1 = id
+      return true
+    }
+    if slots.1 == id { return false }
+    if slots.2 == 0 {
+      slots.2 = id
+      return true
+    }
+    if slots.2 == id { return false }
+    if slots.3 == 0 {
+      slots.3 = id
+      return true
+    }
+    return slots.3 != id
   }
 }
 

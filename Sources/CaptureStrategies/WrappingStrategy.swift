@@ -145,10 +145,13 @@ final class WrapSite: Sendable {
     self.groups = groups
     switch original {
     case .own(let implementation):
+      // Called unretained, as the method cache calls implementations: the
+      // wrapper's closure keeps `implementation` alive (see the
+      // `withExtendedLifetime` below), so no reference counting per call.
+      let unretained = Unmanaged.passUnretained(implementation)
       wrapper = Implementation { receiver, message in
-        try groups.read { list in
-          try list.run(receiver, &message) { message in try implementation.body(receiver, &message) }
-        }
+        try Self.callWrapped(groups, unretained, receiver, &message)
+        withExtendedLifetime(implementation) {}
       }
     case .inherited(let superclass):
       wrapper = Implementation { receiver, message in
@@ -160,6 +163,27 @@ final class WrapSite: Sendable {
               throw CaptureStrategiesError.unrecognizedSelector(selector: message.selector.name, className: cls.name)
             }
           }
+        }
+      }
+    }
+  }
+
+  /// The wrapper's body for a class's own method: the current handler
+  /// groups around the original implementation.
+  @inline(__always)
+  private static func callWrapped(
+    _ groups: SnapshotCell<GroupList>,
+    _ implementation: Unmanaged<Implementation>,
+    _ receiver: RuntimeObject,
+    _ message: inout Message
+  ) throws {
+    // The receiver is captured unretained too: capturing the reference
+    // itself makes the optimizer retain it around the call.
+    let unretainedReceiver = Unmanaged.passUnretained(receiver)
+    try groups.read { list in
+      try list.run(receiver, &message) { message in
+        try unretainedReceiver._withUnsafeGuaranteedRef { receiver in
+          try implementation._withUnsafeGuaranteedRef { try $0.body(receiver, &message) }
         }
       }
     }

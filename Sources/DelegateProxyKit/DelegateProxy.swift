@@ -299,7 +299,7 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
   ///   - selector: The method's name: pass `#function`.
   ///   - arguments: The method's arguments, for hooks and observers.
   ///   - call: Calls the same method on the forwardee.
-  @inlinable
+  @inlinable @inline(__always)
   public final func forward<each Argument: Sendable>(
     _ selector: String, _ arguments: repeat each Argument, to call: (Delegate) -> Void
   ) {
@@ -313,7 +313,7 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
   ///   - arguments: The method's arguments, for hooks and observers.
   ///   - call: Calls the same method on the forwardee.
   /// - Returns: The forwardee's result, or `nil` when there is no forwardee.
-  @inlinable
+  @inlinable @inline(__always)
   public final func forward<each Argument: Sendable, Result: Sendable>(
     _ selector: String, _ arguments: repeat each Argument, to call: (Delegate) -> Result?
   ) -> Result? {
@@ -328,7 +328,7 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
   ///   - fallback: What the host uses when no delegate implements the method.
   ///   - call: Calls the same method on the forwardee.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable
+  @inlinable @inline(__always)
   public final func forward<each Argument: Sendable, Result: Sendable>(
     _ selector: String, _ arguments: repeat each Argument, orElse fallback: @autoclosure () -> Result,
     to call: (Delegate) -> Result
@@ -345,18 +345,92 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
       guard let forwardee = proxyForwardee else { return fallback() }
       return call(forwardee)
     }
-    return forwardWithHooks(selector, repeat each arguments, orElse: fallback, to: call)
+    // The arguments are packed only inside the hooked path, so the hook-free path never copies them.
+    return forwardWithHooks(selector, { PackArguments(repeat each arguments) }, orElse: fallback, to: call)
   }
 
   /// Builds the invocation and runs the hooked path; kept out of line so the hook-free path
   /// above stays small.
   @inlinable @inline(never)
-  internal final func forwardWithHooks<each Argument: Sendable, Result: Sendable>(
-    _ selector: String, _ arguments: repeat each Argument, orElse fallback: () -> Result,
+  internal final func forwardWithHooks<Result: Sendable>(
+    _ selector: String, _ makeArguments: () -> ArgumentList, orElse fallback: () -> Result,
     to call: (Delegate) -> Result
   ) -> Result {
-    let storage = PackArguments(repeat each arguments)
-    return forwardObserved(Invocation(selector: selector, storage: storage), orElse: fallback, to: call)
+    forwardObserved(Invocation(selector: selector, storage: makeArguments()), orElse: fallback, to: call)
+  }
+
+  // MARK: Forwarding, arguments handed to the closure
+
+  /// Forwards a call that returns nothing, handing the arguments to `call`.
+  ///
+  /// The fastest way to write a method with arguments: the closure captures nothing, so the
+  /// hook-free path never copies (retains) an argument.
+  ///
+  /// ```swift
+  /// func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {
+  ///   forward(#function, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - selector: The method's name: pass `#function`.
+  ///   - first: The method's first argument.
+  ///   - rest: The method's other arguments.
+  ///   - call: Calls the same method on the forwardee (`$0`) with the arguments (`$1`, `$2`, …).
+  @inlinable @inline(__always)
+  public final func forward<First: Sendable, each Rest: Sendable>(
+    _ selector: String, _ first: First, _ rest: repeat each Rest,
+    to call: (Delegate, First, repeat each Rest) -> Void
+  ) {
+    forward(selector, first, repeat each rest, orElse: (), to: call)
+  }
+
+  /// Forwards a call whose `Optional` result lets the host use its default, handing the
+  /// arguments to `call`.
+  ///
+  /// - Parameters:
+  ///   - selector: The method's name: pass `#function`.
+  ///   - first: The method's first argument.
+  ///   - rest: The method's other arguments.
+  ///   - call: Calls the same method on the forwardee (`$0`) with the arguments (`$1`, `$2`, …).
+  /// - Returns: The forwardee's result, or `nil` when there is no forwardee.
+  @inlinable @inline(__always)
+  public final func forward<First: Sendable, each Rest: Sendable, Result: Sendable>(
+    _ selector: String, _ first: First, _ rest: repeat each Rest,
+    to call: (Delegate, First, repeat each Rest) -> Result?
+  ) -> Result? {
+    forward(selector, first, repeat each rest, orElse: nil, to: call)
+  }
+
+  /// Forwards a call that returns a value, handing the arguments to `call`.
+  ///
+  /// - Parameters:
+  ///   - selector: The method's name: pass `#function`.
+  ///   - first: The method's first argument.
+  ///   - rest: The method's other arguments.
+  ///   - fallback: What the host uses when no delegate implements the method.
+  ///   - call: Calls the same method on the forwardee (`$0`) with the arguments (`$1`, `$2`, …).
+  /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
+  @inlinable @inline(__always)
+  public final func forward<First: Sendable, each Rest: Sendable, Result: Sendable>(
+    _ selector: String, _ first: First, _ rest: repeat each Rest, orElse fallback: @autoclosure () -> Result,
+    to call: (Delegate, First, repeat each Rest) -> Result
+  ) -> Result {
+    if hooks.isEmpty, typeHookRegistry.isEmpty {
+      let link = forwardeeProxyLink.load(ordering: .relaxed)
+      guard link != 0 else {
+        guard let forwardee = weakForwardee else { return fallback() }
+        return call(forwardee, first, repeat each rest)
+      }
+      let path = ForwardingPath.current
+      guard enterChain(path, link: link, selector: selector) else { return fallback() }
+      defer { path.pop() }
+      guard let forwardee = proxyForwardee else { return fallback() }
+      return call(forwardee, first, repeat each rest)
+    }
+    return forwardWithHooks(
+      selector, { PackArguments(first, repeat each rest) }, orElse: fallback,
+      to: { call($0, first, repeat each rest) })
   }
 
   /// The path taken when hooks or observers are installed.

@@ -25,36 +25,36 @@ final class AutoTrackListProxy: DelegateProxy<any ListViewDelegate> {
 
 extension AutoTrackListProxy: ListViewDelegate {
   func listView(_ listView: ListView, shouldHighlightRowAt indexPath: IndexPath) -> Bool {
-    forward(#function, listView, indexPath, orElse: true) { $0.listView(listView, shouldHighlightRowAt: indexPath) }
+    forward(#function, listView, indexPath, orElse: true) { $0.listView($1, shouldHighlightRowAt: $2) }
   }
   func listView(_ listView: ListView, willSelectRowAt indexPath: IndexPath) -> IndexPath? {
-    forward(#function, listView, indexPath, orElse: indexPath) { $0.listView(listView, willSelectRowAt: indexPath) }
+    forward(#function, listView, indexPath, orElse: indexPath) { $0.listView($1, willSelectRowAt: $2) }
   }
   func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {
-    forward(#function, listView, indexPath) { $0.listView(listView, didSelectRowAt: indexPath) }
+    forward(#function, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
     tracker?.captureSelection(in: listView, at: indexPath, cell: listView.cellForRow(at: indexPath))
   }
   func listView(_ listView: ListView, willDeselectRowAt indexPath: IndexPath) -> IndexPath? {
-    forward(#function, listView, indexPath, orElse: indexPath) { $0.listView(listView, willDeselectRowAt: indexPath) }
+    forward(#function, listView, indexPath, orElse: indexPath) { $0.listView($1, willDeselectRowAt: $2) }
   }
   func listView(_ listView: ListView, didDeselectRowAt indexPath: IndexPath) {
-    forward(#function, listView, indexPath) { $0.listView(listView, didDeselectRowAt: indexPath) }
+    forward(#function, listView, indexPath) { $0.listView($1, didDeselectRowAt: $2) }
   }
   func listView(_ listView: ListView, heightForRowAt indexPath: IndexPath) -> Double? {
-    forward(#function, listView, indexPath) { $0.listView(listView, heightForRowAt: indexPath) }
+    forward(#function, listView, indexPath) { $0.listView($1, heightForRowAt: $2) }
   }
   func listView(_ listView: ListView, willDisplay cell: ListCell, forRowAt indexPath: IndexPath) {
-    forward(#function, listView, cell, indexPath) { $0.listView(listView, willDisplay: cell, forRowAt: indexPath) }
+    forward(#function, listView, cell, indexPath) { $0.listView($1, willDisplay: $2, forRowAt: $3) }
   }
   func scrollViewDidScroll(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewDidScroll(scrollView) }
+    forward(#function, scrollView) { $0.scrollViewDidScroll($1) }
   }
   func scrollViewWillBeginDragging(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewWillBeginDragging(scrollView) }
+    forward(#function, scrollView) { $0.scrollViewWillBeginDragging($1) }
     tracker?.captureScrollStart(of: scrollView)
   }
   func scrollViewDidEndDragging(_ scrollView: ScrollableView, willDecelerate decelerate: Bool) {
-    forward(#function, scrollView, decelerate) { $0.scrollViewDidEndDragging(scrollView, willDecelerate: decelerate) }
+    forward(#function, scrollView, decelerate) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
   }
 }
 
@@ -73,36 +73,36 @@ final class AutoTrackGridProxy: DelegateProxy<any GridViewDelegate> {
 
 extension AutoTrackGridProxy: GridViewDelegate {
   func gridView(_ gridView: GridView, shouldHighlightItemAt indexPath: IndexPath) -> Bool {
-    forward(#function, gridView, indexPath, orElse: true) { $0.gridView(gridView, shouldHighlightItemAt: indexPath) }
+    forward(#function, gridView, indexPath, orElse: true) { $0.gridView($1, shouldHighlightItemAt: $2) }
   }
   func gridView(_ gridView: GridView, shouldSelectItemAt indexPath: IndexPath) -> Bool {
-    forward(#function, gridView, indexPath, orElse: true) { $0.gridView(gridView, shouldSelectItemAt: indexPath) }
+    forward(#function, gridView, indexPath, orElse: true) { $0.gridView($1, shouldSelectItemAt: $2) }
   }
   func gridView(_ gridView: GridView, didSelectItemAt indexPath: IndexPath) {
-    forward(#function, gridView, indexPath) { $0.gridView(gridView, didSelectItemAt: indexPath) }
+    forward(#function, gridView, indexPath) { $0.gridView($1, didSelectItemAt: $2) }
     tracker?.captureSelection(in: gridView, at: indexPath, cell: gridView.cellForItem(at: indexPath))
   }
   func gridView(_ gridView: GridView, shouldDeselectItemAt indexPath: IndexPath) -> Bool {
-    forward(#function, gridView, indexPath, orElse: true) { $0.gridView(gridView, shouldDeselectItemAt: indexPath) }
+    forward(#function, gridView, indexPath, orElse: true) { $0.gridView($1, shouldDeselectItemAt: $2) }
   }
   func gridView(_ gridView: GridView, didDeselectItemAt indexPath: IndexPath) {
-    forward(#function, gridView, indexPath) { $0.gridView(gridView, didDeselectItemAt: indexPath) }
+    forward(#function, gridView, indexPath) { $0.gridView($1, didDeselectItemAt: $2) }
   }
   func gridView(_ gridView: GridView, sizeForItemAt indexPath: IndexPath) -> Size? {
-    forward(#function, gridView, indexPath) { $0.gridView(gridView, sizeForItemAt: indexPath) }
+    forward(#function, gridView, indexPath) { $0.gridView($1, sizeForItemAt: $2) }
   }
   func gridView(_ gridView: GridView, willDisplay cell: GridCell, forItemAt indexPath: IndexPath) {
-    forward(#function, gridView, cell, indexPath) { $0.gridView(gridView, willDisplay: cell, forItemAt: indexPath) }
+    forward(#function, gridView, cell, indexPath) { $0.gridView($1, willDisplay: $2, forItemAt: $3) }
   }
   func scrollViewDidScroll(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewDidScroll(scrollView) }
+    forward(#function, scrollView) { $0.scrollViewDidScroll($1) }
   }
   func scrollViewWillBeginDragging(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewWillBeginDragging(scrollView) }
+    forward(#function, scrollView) { $0.scrollViewWillBeginDragging($1) }
     tracker?.captureScrollStart(of: scrollView)
   }
   func scrollViewDidEndDragging(_ scrollView: ScrollableView, willDecelerate decelerate: Bool) {
-    forward(#function, scrollView, decelerate) { $0.scrollViewDidEndDragging(scrollView, willDecelerate: decelerate) }
+    forward(#function, scrollView, decelerate) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
   }
 }
 
@@ -121,14 +121,14 @@ final class AutoTrackScrollProxy: DelegateProxy<any ScrollViewDelegate> {
 
 extension AutoTrackScrollProxy: ScrollViewDelegate {
   func scrollViewDidScroll(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewDidScroll(scrollView) }
+    forward(#function, scrollView) { $0.scrollViewDidScroll($1) }
   }
   func scrollViewWillBeginDragging(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewWillBeginDragging(scrollView) }
+    forward(#function, scrollView) { $0.scrollViewWillBeginDragging($1) }
     tracker?.captureScrollStart(of: scrollView)
   }
   func scrollViewDidEndDragging(_ scrollView: ScrollableView, willDecelerate decelerate: Bool) {
-    forward(#function, scrollView, decelerate) { $0.scrollViewDidEndDragging(scrollView, willDecelerate: decelerate) }
+    forward(#function, scrollView, decelerate) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
   }
 }
 
@@ -151,10 +151,10 @@ extension AutoTrackApplicationProxy: ApplicationDelegate {
     // Captured before the action runs, like a hook at `before`: the event describes the control as the
     // user left it (a switch already flipped), and an action that changes screens cannot hide it.
     tracker?.captureAction(action)
-    forward(#function, application, action) { $0.application(application, willSendAction: action) }
+    forward(#function, application, action) { $0.application($1, willSendAction: $2) }
   }
   func application(_ application: Application, screen: Screen, didReach event: ScreenLifecycleEvent) {
-    forward(#function, application, screen, event) { $0.application(application, screen: screen, didReach: event) }
+    forward(#function, application, screen, event) { $0.application($1, screen: $2, didReach: $3) }
     tracker?.screen(screen, didReach: event)
   }
 }

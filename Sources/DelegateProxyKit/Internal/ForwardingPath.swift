@@ -20,12 +20,12 @@
 /// Only proxies that forward to a proxy, or that have hooks, look at it; the plain
 /// forwarding path never touches thread-local storage.
 ///
-/// Thread-confined: one instance per thread, reached through a pthread key. Entries live in a
-/// fixed buffer (``capacity`` entries, allocated once per thread) behind `let` pointers, so the
-/// hot path pays no dynamic exclusivity checks and no allocation. A chain deeper than the
-/// capacity is treated as a loop.
+/// Thread-confined: one buffer per thread, reached through a pthread key. Entries (plain
+/// integers) live in a fixed buffer of ``capacity`` entries allocated once per thread; the path
+/// is a pointer, so the hot path pays no reference counting, no dynamic exclusivity check and
+/// no allocation. A chain deeper than the capacity is treated as a loop.
 @usableFromInline
-internal final class ForwardingPath {
+internal struct ForwardingPath {
   /// Identities as `UInt` bit patterns of `ObjectIdentifier`s.
   struct Entry {
     let proxy: UInt
@@ -34,29 +34,28 @@ internal final class ForwardingPath {
   }
 
   static let capacity = 64
-  private let entries: UnsafeMutablePointer<Entry>
+
+  /// The thread's storage: a depth count followed by `capacity` entries. A plain pointer, so
+  /// passing the path around costs no reference counting.
   private let depth: UnsafeMutablePointer<Int>
+  private let entries: UnsafeMutablePointer<Entry>
 
-  private init() {
-    entries = .allocate(capacity: Self.capacity)
-    depth = .allocate(capacity: 1)
-    depth.initialize(to: 0)
+  private init(raw: UnsafeMutableRawPointer) {
+    depth = raw.assumingMemoryBound(to: Int.self)
+    entries = (raw + MemoryLayout<Int>.stride).assumingMemoryBound(to: Entry.self)
   }
 
-  deinit {
-    entries.deinitialize(count: depth.pointee)
-    entries.deallocate()
-    depth.deallocate()
-  }
+  private static var byteCount: Int { MemoryLayout<Int>.stride + MemoryLayout<Entry>.stride * capacity }
 
+  /// The current thread's path, created on first use and freed when the thread ends.
   @usableFromInline
   static var current: ForwardingPath {
-    if let raw = pthread_getspecific(forwardingPathKey) {
-      return Unmanaged<ForwardingPath>.fromOpaque(raw).takeUnretainedValue()
-    }
-    let path = ForwardingPath()
-    pthread_setspecific(forwardingPathKey, Unmanaged.passRetained(path).toOpaque())
-    return path
+    let key = forwardingPathKey
+    if let raw = pthread_getspecific(key) { return ForwardingPath(raw: raw) }
+    let raw = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: MemoryLayout<Int>.alignment)
+    raw.storeBytes(of: 0, as: Int.self)
+    pthread_setspecific(key, raw)
+    return ForwardingPath(raw: raw)
   }
 
   /// What the chain that led to `proxy` contains.
@@ -81,7 +80,7 @@ internal final class ForwardingPath {
   func push(proxy: UInt, type: UInt, forwardee: UInt) -> Bool {
     let count = depth.pointee
     guard count < Self.capacity else { return false }
-    (entries + count).initialize(to: Entry(proxy: proxy, proxyType: type, forwardee: forwardee))
+    entries[count] = Entry(proxy: proxy, proxyType: type, forwardee: forwardee)
     depth.pointee = count + 1
     return true
   }
@@ -89,16 +88,12 @@ internal final class ForwardingPath {
   @usableFromInline
   func pop() {
     depth.pointee -= 1
-    (entries + depth.pointee).deinitialize(count: 1)
   }
 }
 
 private let forwardingPathKey: pthread_key_t = {
   var key = pthread_key_t()
-  let status = pthread_key_create(&key) { raw in
-    guard let raw else { return }
-    Unmanaged<ForwardingPath>.fromOpaque(raw).release()
-  }
+  let status = pthread_key_create(&key) { raw in raw?.deallocate() }
   precondition(status == 0, "DelegateProxyKit could not create its thread-local key")
   return key
 }()

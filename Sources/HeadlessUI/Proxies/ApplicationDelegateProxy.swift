@@ -29,10 +29,10 @@ public final class ApplicationDelegateProxy: DelegateProxy<any ApplicationDelega
 extension ApplicationDelegateProxy: ApplicationDelegate {
   /// Forwards the call.
   public func application(_ application: Application, willSendAction action: SentAction) {
-    forward(#function, application, action) { $0.application(application, willSendAction: action) }
+    forward(#function, application, action) { $0.application($1, willSendAction: $2) }
   }
   /// Forwards the call.
   public func application(_ application: Application, screen: Screen, didReach event: ScreenLifecycleEvent) {
-    forward(#function, application, screen, event) { $0.application(application, screen: screen, didReach: event) }
+    forward(#function, application, screen, event) { $0.application($1, screen: $2, didReach: $3) }
   }
 }

@@ -34,42 +34,42 @@ public final class GridViewDelegateProxy: DelegateProxy<any GridViewDelegate> {
 extension GridViewDelegateProxy: GridViewDelegate {
   /// Forwards the call; `true` without a forwardee.
   public func gridView(_ gridView: GridView, shouldHighlightItemAt indexPath: IndexPath) -> Bool {
-    forward(#function, gridView, indexPath, orElse: true) { $0.gridView(gridView, shouldHighlightItemAt: indexPath) }
+    forward(#function, gridView, indexPath, orElse: true) { $0.gridView($1, shouldHighlightItemAt: $2) }
   }
   /// Forwards the call; `true` without a forwardee.
   public func gridView(_ gridView: GridView, shouldSelectItemAt indexPath: IndexPath) -> Bool {
-    forward(#function, gridView, indexPath, orElse: true) { $0.gridView(gridView, shouldSelectItemAt: indexPath) }
+    forward(#function, gridView, indexPath, orElse: true) { $0.gridView($1, shouldSelectItemAt: $2) }
   }
   /// Forwards the call.
   public func gridView(_ gridView: GridView, didSelectItemAt indexPath: IndexPath) {
-    forward(#function, gridView, indexPath) { $0.gridView(gridView, didSelectItemAt: indexPath) }
+    forward(#function, gridView, indexPath) { $0.gridView($1, didSelectItemAt: $2) }
   }
   /// Forwards the call; `true` without a forwardee.
   public func gridView(_ gridView: GridView, shouldDeselectItemAt indexPath: IndexPath) -> Bool {
-    forward(#function, gridView, indexPath, orElse: true) { $0.gridView(gridView, shouldDeselectItemAt: indexPath) }
+    forward(#function, gridView, indexPath, orElse: true) { $0.gridView($1, shouldDeselectItemAt: $2) }
   }
   /// Forwards the call.
   public func gridView(_ gridView: GridView, didDeselectItemAt indexPath: IndexPath) {
-    forward(#function, gridView, indexPath) { $0.gridView(gridView, didDeselectItemAt: indexPath) }
+    forward(#function, gridView, indexPath) { $0.gridView($1, didDeselectItemAt: $2) }
   }
   /// Forwards the call; `nil` (the grid's item size) without a forwardee.
   public func gridView(_ gridView: GridView, sizeForItemAt indexPath: IndexPath) -> Size? {
-    forward(#function, gridView, indexPath) { $0.gridView(gridView, sizeForItemAt: indexPath) }
+    forward(#function, gridView, indexPath) { $0.gridView($1, sizeForItemAt: $2) }
   }
   /// Forwards the call.
   public func gridView(_ gridView: GridView, willDisplay cell: GridCell, forItemAt indexPath: IndexPath) {
-    forward(#function, gridView, cell, indexPath) { $0.gridView(gridView, willDisplay: cell, forItemAt: indexPath) }
+    forward(#function, gridView, cell, indexPath) { $0.gridView($1, willDisplay: $2, forItemAt: $3) }
   }
   /// Forwards the call.
   public func scrollViewDidScroll(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewDidScroll(scrollView) }
+    forward(#function, scrollView) { $0.scrollViewDidScroll($1) }
   }
   /// Forwards the call.
   public func scrollViewWillBeginDragging(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewWillBeginDragging(scrollView) }
+    forward(#function, scrollView) { $0.scrollViewWillBeginDragging($1) }
   }
   /// Forwards the call.
   public func scrollViewDidEndDragging(_ scrollView: ScrollableView, willDecelerate decelerate: Bool) {
-    forward(#function, scrollView, decelerate) { $0.scrollViewDidEndDragging(scrollView, willDecelerate: decelerate) }
+    forward(#function, scrollView, decelerate) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
   }
 }

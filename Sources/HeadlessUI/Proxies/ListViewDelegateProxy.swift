@@ -38,42 +38,42 @@ public final class ListViewDelegateProxy: DelegateProxy<any ListViewDelegate> {
 extension ListViewDelegateProxy: ListViewDelegate {
   /// Forwards the call; `true` without a forwardee.
   public func listView(_ listView: ListView, shouldHighlightRowAt indexPath: IndexPath) -> Bool {
-    forward(#function, listView, indexPath, orElse: true) { $0.listView(listView, shouldHighlightRowAt: indexPath) }
+    forward(#function, listView, indexPath, orElse: true) { $0.listView($1, shouldHighlightRowAt: $2) }
   }
   /// Forwards the call; `indexPath` without a forwardee.
   public func listView(_ listView: ListView, willSelectRowAt indexPath: IndexPath) -> IndexPath? {
-    forward(#function, listView, indexPath, orElse: indexPath) { $0.listView(listView, willSelectRowAt: indexPath) }
+    forward(#function, listView, indexPath, orElse: indexPath) { $0.listView($1, willSelectRowAt: $2) }
   }
   /// Forwards the call.
   public func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {
-    forward(#function, listView, indexPath) { $0.listView(listView, didSelectRowAt: indexPath) }
+    forward(#function, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
   }
   /// Forwards the call; `indexPath` without a forwardee.
   public func listView(_ listView: ListView, willDeselectRowAt indexPath: IndexPath) -> IndexPath? {
-    forward(#function, listView, indexPath, orElse: indexPath) { $0.listView(listView, willDeselectRowAt: indexPath) }
+    forward(#function, listView, indexPath, orElse: indexPath) { $0.listView($1, willDeselectRowAt: $2) }
   }
   /// Forwards the call.
   public func listView(_ listView: ListView, didDeselectRowAt indexPath: IndexPath) {
-    forward(#function, listView, indexPath) { $0.listView(listView, didDeselectRowAt: indexPath) }
+    forward(#function, listView, indexPath) { $0.listView($1, didDeselectRowAt: $2) }
   }
   /// Forwards the call; `nil` (the list's row height) without a forwardee.
   public func listView(_ listView: ListView, heightForRowAt indexPath: IndexPath) -> Double? {
-    forward(#function, listView, indexPath) { $0.listView(listView, heightForRowAt: indexPath) }
+    forward(#function, listView, indexPath) { $0.listView($1, heightForRowAt: $2) }
   }
   /// Forwards the call.
   public func listView(_ listView: ListView, willDisplay cell: ListCell, forRowAt indexPath: IndexPath) {
-    forward(#function, listView, cell, indexPath) { $0.listView(listView, willDisplay: cell, forRowAt: indexPath) }
+    forward(#function, listView, cell, indexPath) { $0.listView($1, willDisplay: $2, forRowAt: $3) }
   }
   /// Forwards the call.
   public func scrollViewDidScroll(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewDidScroll(scrollView) }
+    forward(#function, scrollView) { $0.scrollViewDidScroll($1) }
   }
   /// Forwards the call.
   public func scrollViewWillBeginDragging(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewWillBeginDragging(scrollView) }
+    forward(#function, scrollView) { $0.scrollViewWillBeginDragging($1) }
   }
   /// Forwards the call.
   public func scrollViewDidEndDragging(_ scrollView: ScrollableView, willDecelerate decelerate: Bool) {
-    forward(#function, scrollView, decelerate) { $0.scrollViewDidEndDragging(scrollView, willDecelerate: decelerate) }
+    forward(#function, scrollView, decelerate) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
   }
 }

@@ -27,11 +27,11 @@ public final class ScreenLifecycleDelegateProxy: DelegateProxy<any ScreenLifecyc
 
 extension ScreenLifecycleDelegateProxy: ScreenLifecycleDelegate {
   /// Forwards the call.
-  public func screenWillAppear(_ screen: Screen) { forward(#function, screen) { $0.screenWillAppear(screen) } }
+  public func screenWillAppear(_ screen: Screen) { forward(#function, screen) { $0.screenWillAppear($1) } }
   /// Forwards the call.
-  public func screenDidAppear(_ screen: Screen) { forward(#function, screen) { $0.screenDidAppear(screen) } }
+  public func screenDidAppear(_ screen: Screen) { forward(#function, screen) { $0.screenDidAppear($1) } }
   /// Forwards the call.
-  public func screenWillDisappear(_ screen: Screen) { forward(#function, screen) { $0.screenWillDisappear(screen) } }
+  public func screenWillDisappear(_ screen: Screen) { forward(#function, screen) { $0.screenWillDisappear($1) } }
   /// Forwards the call.
-  public func screenDidDisappear(_ screen: Screen) { forward(#function, screen) { $0.screenDidDisappear(screen) } }
+  public func screenDidDisappear(_ screen: Screen) { forward(#function, screen) { $0.screenDidDisappear($1) } }
 }

@@ -29,14 +29,14 @@ public final class ScrollViewDelegateProxy: DelegateProxy<any ScrollViewDelegate
 extension ScrollViewDelegateProxy: ScrollViewDelegate {
   /// Forwards the call.
   public func scrollViewDidScroll(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewDidScroll(scrollView) }
+    forward(#function, scrollView) { $0.scrollViewDidScroll($1) }
   }
   /// Forwards the call.
   public func scrollViewWillBeginDragging(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewWillBeginDragging(scrollView) }
+    forward(#function, scrollView) { $0.scrollViewWillBeginDragging($1) }
   }
   /// Forwards the call.
   public func scrollViewDidEndDragging(_ scrollView: ScrollableView, willDecelerate decelerate: Bool) {
-    forward(#function, scrollView, decelerate) { $0.scrollViewDidEndDragging(scrollView, willDecelerate: decelerate) }
+    forward(#function, scrollView, decelerate) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
   }
 }

@@ -29,26 +29,26 @@ public final class TextFieldDelegateProxy: DelegateProxy<any TextFieldDelegate> 
 extension TextFieldDelegateProxy: TextFieldDelegate {
   /// Forwards the call; `true` without a forwardee.
   public func textFieldShouldBeginEditing(_ textField: TextField) -> Bool {
-    forward(#function, textField, orElse: true) { $0.textFieldShouldBeginEditing(textField) }
+    forward(#function, textField, orElse: true) { $0.textFieldShouldBeginEditing($1) }
   }
   /// Forwards the call.
   public func textFieldDidBeginEditing(_ textField: TextField) {
-    forward(#function, textField) { $0.textFieldDidBeginEditing(textField) }
+    forward(#function, textField) { $0.textFieldDidBeginEditing($1) }
   }
   /// Forwards the call; `true` without a forwardee.
   public func textField(
     _ textField: TextField, shouldChangeCharactersIn range: Range<Int>, replacementString string: String
   ) -> Bool {
     forward(#function, textField, range, string, orElse: true) {
-      $0.textField(textField, shouldChangeCharactersIn: range, replacementString: string)
+      $0.textField($1, shouldChangeCharactersIn: $2, replacementString: $3)
     }
   }
   /// Forwards the call; `true` without a forwardee.
   public func textFieldShouldReturn(_ textField: TextField) -> Bool {
-    forward(#function, textField, orElse: true) { $0.textFieldShouldReturn(textField) }
+    forward(#function, textField, orElse: true) { $0.textFieldShouldReturn($1) }
   }
   /// Forwards the call.
   public func textFieldDidEndEditing(_ textField: TextField) {
-    forward(#function, textField) { $0.textFieldDidEndEditing(textField) }
+    forward(#function, textField) { $0.textFieldDidEndEditing($1) }
   }
 }

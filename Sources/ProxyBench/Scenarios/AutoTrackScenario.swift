@@ -1,3 +1,5 @@
+import AutoTrack
+import Foundation
 import ProxyBenchHarness
 
 /// The view depths `autotrack` builds element paths and content at.
@@ -16,7 +18,6 @@ let autoTrackDepths = [5, 20, 50]
 ///   in-memory sink, and into the JSON Lines file sink (a temporary file).
 @MainActor
 func autoTrackScenario() -> Scenario {
-  let note = "not yet available: needs the AutoTrack JSON Lines sink (events-jsonl body pending)"
   var variants: [Variant] = []
   for depth in autoTrackDepths {
     variants.append(Variant(id: "element-path-\(depth)", body: elementPathBody(depth: depth)))
@@ -25,7 +26,8 @@ func autoTrackScenario() -> Scenario {
     variants.append(Variant(id: "element-content-\(depth)", body: elementContentBody(depth: depth)))
   }
   variants.append(Variant(id: "events-memory", body: eventsMemoryBody()))
-  variants.append(Variant(id: "events-jsonl", body: .unavailable(note: note)))
+  variants.append(
+    Variant(id: "events-jsonl", body: .custom(unit: .eventsPerSecond, measure: measureEventsIntoJSONLines)))
   return Scenario(
     id: "autotrack",
     summary: "element path and content by view depth; events per second into each sink",
@@ -39,4 +41,48 @@ func autoTrackMemoryVariant() -> Variant {
   Variant(
     id: "autotrack-memory",
     targets: [.medianAtMost(2_000)], body: autoTrackMemoryBody())
+}
+
+/// Pre-built events, so the figures measure the sinks and not UUID generation.
+private func benchEvents(_ count: Int) -> [TrackedEvent] {
+  (0..<count).map { index in
+    TrackedEvent(
+      name: "element_click", id: UUID().uuidString, sequence: UInt64(index),
+      timestampMs: 1_700_000_000_000 + Int64(index),
+      properties: [
+        "screen_name": "Home", "screen_title": "Welcome", "element_type": "Cell",
+        "element_path": "Screen/NavigationStack[0]/ListView[0]/Cell[0][3]", "element_content": "Row 3",
+        "element_position": 3,
+      ])
+  }
+}
+
+/// `events-jsonl`: events per second into a `JSONLinesStore` in a temporary directory, with
+/// batched writes (one `write(2)` per 512 events) and one final `flush()` (write + fsync) per sample.
+@MainActor
+private func measureEventsIntoJSONLines(_ context: MeasurementContext) -> CustomMeasurement {
+  let events = benchEvents(50_000)
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("proxy-bench-\(UUID().uuidString)")
+  defer { try? FileManager.default.removeItem(at: directory) }
+  var values: [Double] = []
+  var allocations: UInt64? = 0
+  var measuredEvents = 0
+  for sample in 0..<context.configuration.sampleCount {
+    let configuration = JSONLinesStore.Configuration(
+      directory: directory.appendingPathComponent("sample-\(sample)"), flushEveryEvents: 512)
+    guard let store = try? JSONLinesStore(configuration: configuration) else { continue }
+    var flushed = true
+    let (nanoseconds, sampleAllocations) = context.time {
+      for event in events { store.send(event) }
+      flushed = (try? store.flush()) != nil
+    }
+    try? store.close()
+    if flushed {
+      values.append(Double(events.count) / (Double(nanoseconds) / 1e9))
+      allocations = allocations.flatMap { total in sampleAllocations.map { total + $0 } }
+      measuredEvents += events.count
+    }
+  }
+  let perEvent = measuredEvents == 0 ? nil : allocations.map { Double($0) / Double(measuredEvents) }
+  return CustomMeasurement(values: values.isEmpty ? [0] : values, allocationsPerOperation: perEvent)
 }

@@ -8,11 +8,13 @@ let hookCounts = [1, 10, 100]
 /// Variant ids `<kind>-<hooks>`: `typed-proxy-1`, `typed-proxy-10`,
 /// `typed-proxy-100`, then `wrapping-…`, `subclass-…`, `proxy-…`. Each is a
 /// `.timedLoop` making one call per iteration with that many `.after` hooks
-/// installed (on a DelegateProxyKit typed proxy, or through each
-/// CaptureStrategies strategy). `typed-proxy-1` is the baseline.
+/// installed: on a DelegateProxyKit typed proxy (a list host dispatching
+/// did-select), or as one CaptureStrategies strategy with that many `.after`
+/// handlers on the sent selector (the `dispatch-model` loop; for `proxy` the
+/// captured selector, so the forward-invocation path). `typed-proxy-1` is the
+/// baseline.
 @MainActor
 func hookCountScenario() -> Scenario {
-  let note = "not yet available: needs typed proxies and CaptureStrategies (hook-count bodies pending)"
   var variants: [Variant] = []
   for hooks in hookCounts {
     variants.append(
@@ -20,7 +22,8 @@ func hookCountScenario() -> Scenario {
   }
   for kind in strategyIDs {
     for hooks in hookCounts {
-      variants.append(Variant(id: "\(kind)-\(hooks)", body: .unavailable(note: note)))
+      variants.append(
+        Variant(id: "\(kind)-\(hooks)", body: .timedLoop { captureSendLoop(strategyID: kind, hooks: hooks) }))
     }
   }
   return Scenario(

@@ -1,3 +1,4 @@
+import CaptureStrategies
 import ProxyBenchHarness
 
 /// The instance and class counts `install` covers: 1, 100 and 10,000
@@ -10,31 +11,43 @@ let strategyIDs = ["wrapping", "subclass", "proxy"]
 /// `install`: the cost of installing and removing each capture strategy, and
 /// the memory each installed instance retains.
 ///
-/// Variant ids (`i` instances over `c` classes):
-/// - `<strategy>-i<I>-c<C>`, e.g. `subclass-i10000-c100`: install then remove
-///   the strategy on every instance, in ns per instance. Fill each with a
-///   `.preparedBatch(operations: I)`: `prepare` builds the `C` classes and `I`
-///   objects (untimed) and returns the batch that installs and removes on each.
-///   The first variant, `wrapping-i1-c1`, is the baseline.
+/// Variant ids (`i` instances over `c` classes, objects spread round-robin;
+/// one strategy with one `.after` handler, installed without a host):
+/// - `<strategy>-i<I>-c<C>`, e.g. `subclass-i10000-c100`: a
+///   `.preparedBatch(operations: I)` whose untimed `prepare` builds the `C`
+///   classes, the `I` objects and the strategy, and whose batch installs the
+///   strategy on every object, then removes every installation; ns per
+///   instance for the pair. Wrapping is class-wide, so only the first install
+///   per class wraps (the others return the class's installation) and only the
+///   first remove per class unwraps. The first variant, `wrapping-i1-c1`, is
+///   the baseline.
 /// - `memory-<strategy>-i<I>-c<C>`: heap bytes retained per installed
-///   instance, a `.custom(unit: .bytesPerInstance)` measurement reading
-///   `context.environment.liveBytes` before and after installing on all `I`
-///   objects (see `instanceMemory` in `HarnessScenario.swift`). The subclass
-///   strategy's figure should stay flat per class as instances grow (one
-///   dynamic class per original class).
+///   instance, a `.custom(unit: .bytesPerInstance)` measurement of the live
+///   heap before and after installing on all `I` objects (the installations
+///   kept in a pre-sized array, as a caller would keep them). For the subclass
+///   strategy every sample also checks that exactly `C` generated classes were
+///   made, one per original class however many instances share it.
 @MainActor
 func installScenario() -> Scenario {
-  let note = "not yet available: needs CaptureStrategies install/remove (install bodies pending)"
   var variants: [Variant] = []
   for strategy in strategyIDs {
     for shape in installShapes {
-      variants.append(Variant(id: "\(strategy)-i\(shape.instances)-c\(shape.classes)", body: .unavailable(note: note)))
+      variants.append(
+        Variant(
+          id: "\(strategy)-i\(shape.instances)-c\(shape.classes)",
+          body: .preparedBatch(operations: shape.instances) {
+            installBatch(strategyID: strategy, instances: shape.instances, classes: shape.classes)
+          }))
     }
   }
   for strategy in strategyIDs {
     for shape in installShapes {
       variants.append(
-        Variant(id: "memory-\(strategy)-i\(shape.instances)-c\(shape.classes)", body: .unavailable(note: note)))
+        Variant(
+          id: "memory-\(strategy)-i\(shape.instances)-c\(shape.classes)",
+          body: .custom(unit: .bytesPerInstance) { context in
+            installMemory(context: context, strategyID: strategy, instances: shape.instances, classes: shape.classes)
+          }))
     }
   }
   return Scenario(
@@ -42,4 +55,61 @@ func installScenario() -> Scenario {
     summary: "install + remove per instance, and retained bytes per instance, for each strategy",
     baseline: "wrapping-i1-c1",
     variants: variants)
+}
+
+/// Builds the population and strategy, and returns the batch that installs on every object and
+/// then removes every installation.
+@MainActor
+private func installBatch(strategyID: String, instances: Int, classes: Int) -> @MainActor () -> Void {
+  let population = makeBenchPopulation(instances: instances, classes: classes)
+  let strategy = strategyKind(forBenchID: strategyID).makeStrategy(
+    handlers: benchHandlers(count: 1, counter: BenchCounter()))
+  var installations: [any CaptureInstallation] = []
+  installations.reserveCapacity(instances)
+  return {
+    withExtendedLifetime(population) {
+      for object in population.objects { installations.append(benchInstall(strategy, on: object)) }
+      for installation in installations { benchRemove(installation) }
+    }
+    blackHole(installations.count)
+  }
+}
+
+/// Heap bytes retained per installed instance, one value per sample.
+@MainActor
+private func installMemory(
+  context: MeasurementContext, strategyID: String, instances: Int, classes: Int
+) -> CustomMeasurement {
+  guard let liveBytes = context.environment.liveBytes else {
+    return CustomMeasurement(values: [0], allocationsPerOperation: nil)
+  }
+  let kind = strategyKind(forBenchID: strategyID)
+  var values: [Double] = []
+  var allocations: UInt64? = 0
+  for _ in 0..<context.configuration.batchSampleCount {
+    let population = makeBenchPopulation(instances: instances, classes: classes)
+    let strategy = kind.makeStrategy(handlers: benchHandlers(count: 1, counter: BenchCounter()))
+    var installations: [any CaptureInstallation] = []
+    installations.reserveCapacity(instances)
+    let generatedBefore = DynamicSubclassStrategy.generatedClassCount
+    let before = liveBytes()
+    let sample = context.time {
+      withExtendedLifetime(population) {
+        for object in population.objects { installations.append(benchInstall(strategy, on: object)) }
+      }
+    }
+    let after = liveBytes()
+    if kind == .dynamicSubclass {
+      let generated = DynamicSubclassStrategy.generatedClassCount - generatedBefore
+      precondition(
+        generated == classes,
+        "install/memory-subclass: \(generated) generated classes for \(classes) classes (expected one per class)")
+    }
+    values.append(Double(after - before) / Double(instances))
+    allocations = allocations.flatMap { total in sample.allocations.map { total + $0 } }
+    for installation in installations { benchRemove(installation) }
+    withExtendedLifetime(population) {}
+  }
+  let operations = Double(instances * context.configuration.batchSampleCount)
+  return CustomMeasurement(values: values, allocationsPerOperation: allocations.map { Double($0) / operations })
 }

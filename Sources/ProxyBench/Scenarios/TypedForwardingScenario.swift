@@ -90,7 +90,7 @@ final class SecondListProxy: DelegateProxy<any ListViewDelegate> {
 
 extension SecondListProxy: ListViewDelegate {
   func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {
-    forward(#function, listView, indexPath) { $0.listView(listView, didSelectRowAt: indexPath) }
+    forward(#function, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
   }
 }
 
@@ -106,6 +106,6 @@ final class ThirdListProxy: DelegateProxy<any ListViewDelegate> {
 
 extension ThirdListProxy: ListViewDelegate {
   func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {
-    forward(#function, listView, indexPath) { $0.listView(listView, didSelectRowAt: indexPath) }
+    forward(#function, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
   }
 }

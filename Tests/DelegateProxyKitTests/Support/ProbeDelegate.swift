@@ -56,22 +56,22 @@ final class ProbeDelegateProxy: DelegateProxy<any ProbeDelegate>, @unchecked Sen
 
 extension ProbeDelegateProxy: ProbeDelegate {
   func ping() { forward(#function) { $0.ping() } }
-  func one(_ a: Int) { forward(#function, a) { $0.one(a) } }
-  func two(_ a: Int, _ b: String) -> Bool { forward(#function, a, b, orElse: false) { $0.two(a, b) } }
+  func one(_ a: Int) { forward(#function, a) { $0.one($1) } }
+  func two(_ a: Int, _ b: String) -> Bool { forward(#function, a, b, orElse: false) { $0.two($1, $2) } }
   func three(_ a: Int, _ b: Double, _ c: String) -> Double {
-    forward(#function, a, b, c, orElse: 0) { $0.three(a, b, c) }
+    forward(#function, a, b, c, orElse: 0) { $0.three($1, $2, $3) }
   }
   func four(_ a: Int, _ b: Int, _ c: Int, _ d: Int) -> Size {
     forward(#function, a, b, c, d, orElse: Size(width: 0, height: 0)) { $0.four(a, b, c, d) }
   }
   func five(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String) -> String {
-    forward(#function, a, b, c, d, e, orElse: "") { $0.five(a, b, c, d, e) }
+    forward(#function, a, b, c, d, e, orElse: "") { $0.five($1, $2, $3, $4, $5) }
   }
   func six(_ a: Int, _ b: Int, _ c: Int, _ d: Int, _ e: Int, _ f: Int) -> Token {
     forward(#function, a, b, c, d, e, f, orElse: Token(name: "default")) { $0.six(a, b, c, d, e, f) }
   }
-  func height(forRow row: Int) -> Double? { forward(#function, row) { $0.height(forRow: row) } }
-  func shouldSelect(_ row: Int) -> Bool { forward(#function, row, orElse: true) { $0.shouldSelect(row) } }
+  func height(forRow row: Int) -> Double? { forward(#function, row) { $0.height(forRow: $1) } }
+  func shouldSelect(_ row: Int) -> Bool { forward(#function, row, orElse: true) { $0.shouldSelect($1) } }
 }
 
 /// A second proxy type, to stack two "libraries" on one slot.
@@ -85,8 +85,8 @@ final class OtherProbeProxy: DelegateProxy<any ProbeDelegate>, @unchecked Sendab
 }
 
 extension OtherProbeProxy: ProbeDelegate {
-  func one(_ a: Int) { forward(#function, a) { $0.one(a) } }
-  func shouldSelect(_ row: Int) -> Bool { forward(#function, row, orElse: true) { $0.shouldSelect(row) } }
+  func one(_ a: Int) { forward(#function, a) { $0.one($1) } }
+  func shouldSelect(_ row: Int) -> Bool { forward(#function, row, orElse: true) { $0.shouldSelect($1) } }
 }
 
 /// Records every call it receives; implements every method with a recognisable result.

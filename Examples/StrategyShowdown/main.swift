@@ -1,0 +1,149 @@
+// One capture ("a row was selected, the delegate ran, a tracker saw it") three ways on the dispatch model:
+// wrapping (swizzling), dynamic subclass (isa-swizzling) and a forwarding proxy; where they differ, live.
+//
+//   swift run StrategyShowdown
+
+import CaptureStrategies
+import Foundation
+import Synchronization
+
+/// What ran, in order. Handlers may run on any thread that sends, so the log is thread-safe.
+final class Log: Sendable {
+  private let lines = Mutex<[String]>([])
+  func add(_ line: String) { lines.withLock { $0.append(line) } }
+  /// The lines so far, joined, and a fresh start.
+  func take() -> String { lines.withLock { exchange(&$0, with: []) }.joined(separator: " → ") }
+}
+
+let log = Log()
+let didSelect = ListHost.didSelectRow
+let row = IndexPath(indexes: [0, 1])
+
+// MARK: A second library, written against the public runtime API only, as a careful third party would
+
+/// Its `remove()` refuses (answers false) when undoing the hook would discard a change made on top of it.
+protocol OtherLibraryHook { func remove() -> Bool }
+
+/// Swizzles the method in the object's class; the wrapper logs and calls what it replaced.
+final class OtherSwizzle: OtherLibraryHook {
+  let cls: RuntimeClass
+  let previous: Implementation?
+  let wrapper: Implementation
+  init(_ object: RuntimeObject) {
+    cls = object.reportedClass
+    previous = cls.ownImplementation(for: didSelect)
+    let original = cls.implementation(for: didSelect)
+    wrapper = Implementation { receiver, message in
+      log.add("other library")
+      try original?.body(receiver, &message)
+    }
+    cls.replaceMethod(didSelect, wrapper)
+  }
+  func remove() -> Bool {
+    guard cls.ownImplementation(for: didSelect) === wrapper else { return false }
+    if let previous { cls.replaceMethod(didSelect, previous) } else { cls.removeMethod(didSelect) }
+    return true
+  }
+}
+
+/// Moves the object to a subclass of its own (as KVO does) that logs and calls super.
+final class OtherIsaSwizzle: OtherLibraryHook {
+  let object: RuntimeObject
+  let original: RuntimeClass
+  let subclass: RuntimeClass
+  init(_ object: RuntimeObject) throws {
+    let (original, reported) = (object.realClass, object.reportedClass)
+    (self.object, self.original) = (object, original)
+    subclass = try Runtime.allocateClassPair(superclass: original, name: reported.name + "_OtherKVO")
+    subclass.addMethod(
+      didSelect,
+      Implementation { receiver, message in
+        log.add("other library")
+        try original.implementation(for: didSelect)?.body(receiver, &message)
+      })
+    subclass.setReportedClass { _ in reported }
+    try Runtime.registerClassPair(subclass)
+    object.setClass(subclass)
+  }
+  func remove() -> Bool {
+    guard object.realClass === subclass else { return false }
+    object.setClass(original)
+    return (try? Runtime.disposeClassPair(subclass)) != nil
+  }
+}
+
+/// Puts its own forwarding proxy in the host's delegate slot (a `ProxyStrategy` of its own does the work).
+final class OtherProxy: OtherLibraryHook {
+  let installation: any CaptureInstallation
+  init(_ object: RuntimeObject, host: ListHost) throws {
+    installation = try ProxyStrategy(handlers: [.before(didSelect) { _, _ in log.add("other library") }])
+      .install(on: object, host: host)
+  }
+  func remove() -> Bool { (try? installation.remove()) ?? false }
+}
+
+// MARK: The showdown
+
+/// Why each strategy behaves as it does: its scope, then what identity it changes.
+let why: [CaptureStrategyKind: (scope: String, identity: String)] = [
+  .wrapping: ("the wrapper is in the class's method table: all instances", "the class changed, not the object"),
+  .dynamicSubclass: ("only this object moved to a generated subclass", "the generated class reports the original one"),
+  .proxy: ("a proxy stands in front of this one delegate", "the host talks to the proxy unless it cooperates"),
+]
+
+/// Runs the scene for one strategy; returns whether another instance was captured and whether removing
+/// ours under the second library's hook was refused.
+func showdown(_ kind: CaptureStrategyKind) throws -> (capturesOthers: Bool, refused: Bool) {
+  print("\n=== \(kind) ===")
+  let opens = Implementation { (_: RuntimeObject, _: ListHost, path: IndexPath) in log.add("delegate opens \(path[1])")
+  }
+  let cls = try Runtime.makeClass(named: "FeedDelegate_\(kind)", methods: [didSelect: opens])
+  let (delegate, bystander, host) = (RuntimeObject(class: cls), RuntimeObject(class: cls), ListHost())
+  host.delegate = delegate
+  let ours = try kind.makeStrategy(handlers: [.before(didSelect) { _, _ in log.add("tracker") }])
+    .install(on: delegate, host: host)
+  try host.selectRow(at: row)
+  print("tap:                  \(log.take())")
+  try bystander.send(didSelect, host, row)
+  let other = log.take()
+  print("another instance:     \(other)  (\(why[kind]!.scope))")
+  print("reported/real class:  \(delegate.reportedClass) / \(delegate.realClass)")
+  let identity = host.delegate === delegate ? "the delegate itself" : "a \(host.delegate!.reportedClass) object"
+  print("host.delegate:        \(identity)  (\(why[kind]!.identity))")
+
+  let second: any OtherLibraryHook =
+    switch kind {
+    case .wrapping: OtherSwizzle(delegate)
+    case .dynamicSubclass: try OtherIsaSwizzle(delegate)
+    case .proxy: try OtherProxy(delegate, host: host)
+    }
+  try host.selectRow(at: row)
+  print("second library on top, same technique; tap: \(log.take())")
+  var refused = false
+  do {
+    try ours.remove()
+    print("remove ours first:    done; ours stops capturing\(kind == .proxy ? ", its proxy stays to forward" : "")")
+    try host.selectRow(at: row)
+    print("  tap:                \(log.take())")
+    print("  remove theirs:      \(second.remove() ? "done" : "refused")")
+  } catch {
+    refused = true
+    print("remove ours first:    refused, nothing changed: \(error)")
+    print("  why: undoing ours would silently drop the other hook, so: theirs first, then ours")
+    print("  remove theirs:      \(second.remove() ? "done" : "refused"); ours: \(try ours.remove() ? "done" : "-")")
+  }
+  try host.selectRow(at: row)
+  print("both removed; tap:    \(log.take())")
+  let after = host.delegate === delegate ? "the delegate again" : "still a \(host.delegate!.reportedClass)"
+  print("host.delegate:        \(after)")
+  if kind == .proxy {
+    print("  why: the other proxy forwards to ours; ours passes calls through until the delegate is freed")
+  }
+  return (other.hasPrefix("tracker"), refused)
+}
+
+let results = try CaptureStrategyKind.allCases.map { ($0, try showdown($0)) }
+let capturing = results.filter { $0.1.capturesOthers }.map { "\($0.0)" }
+let refusing = results.filter { $0.1.refused }.map { "\($0.0)" }
+print("\nother instances captured by: \(capturing.joined(separator: ", "))")
+print("removal under a same-technique hook refused by: \(refusing.joined(separator: ", "))")
