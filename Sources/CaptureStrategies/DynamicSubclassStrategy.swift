@@ -1,3 +1,4 @@
+import DelegateProxyKit
 import Synchronization
 
 /// Captures by dynamic subclass registration (isa-swizzling, as KVO does):
@@ -119,9 +120,21 @@ final class DynamicObjectRecord: Sendable {
   struct State {
     var generated: GeneratedClass?
     var installations: [Int: DynamicSubclassInstallation] = [:]
+    /// Every generated class the object has moved off, kept alive for as long as the object.
+    ///
+    /// A send reads the object's class without retaining it, so a send on another thread that
+    /// loaded the class just before the object moved to another one may still be running in it.
+    /// That send holds the object, so the object's lifetime is long enough; and since a disposed
+    /// generated class keeps its methods, the send still runs the capture it started with.
+    /// The list grows by one class per install or remove on this object.
+    var retired: [GeneratedClass] = []
+
+    mutating func retire(_ generated: GeneratedClass) {
+      if !retired.contains(where: { $0 === generated }) { retired.append(generated) }
+    }
   }
 
-  let state = Mutex(State())
+  let state = SanitizerVisibleMutex(State())
 
   deinit {
     let generated = state.withLock { $0.generated }
@@ -141,7 +154,7 @@ enum DynamicClassRegistry {
 
   /// Guards the generated classes. Taken before the runtime lock, never
   /// after it.
-  static let state = Mutex(State())
+  static let state = SanitizerVisibleMutex(State())
 
   static let recordKey = makeStrategyID()
 
@@ -174,7 +187,10 @@ enum DynamicClassRegistry {
         }
         let next = try acquire(base: base, strategies: strategies, &registry)
         object.setClass(next.cls)
-        if let previous = entry.generated { release(previous, &registry) }
+        if let previous = entry.generated {
+          release(previous, &registry)
+          entry.retire(previous)
+        }
         entry.generated = next
         let installation = DynamicSubclassInstallation(strategy: strategy, object: object)
         entry.installations[strategy.id] = installation
@@ -208,6 +224,7 @@ enum DynamicClassRegistry {
           entry.generated = next
         }
         release(generated, &registry)
+        entry.retire(generated)
         entry.installations[strategyID] = nil
         installation.installed.store(false, ordering: .releasing)
         return true
@@ -281,7 +298,9 @@ enum DynamicClassRegistry {
     withRuntimeLock { proof in
       // A freed object may still point at the class while its record is
       // released, so instances are not counted here.
-      try? Runtime.disposeClassPair(generated.cls, proof, checkingInstances: false)
+      // Its methods stay: a send that loaded the class before the object moved off it may
+      // still be running in it (the object's record keeps the class alive for that send).
+      try? Runtime.disposeClassPair(generated.cls, proof, checkingInstances: false, clearingMethods: false)
     }
   }
 }

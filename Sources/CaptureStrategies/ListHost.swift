@@ -1,3 +1,4 @@
+import DelegateProxyKit
 import Foundation
 import Synchronization
 
@@ -36,7 +37,7 @@ public final class ListHost: Sendable {
     var selectedRows: [IndexPath] = []
   }
 
-  private let slots = Mutex(Slots())
+  private let slots = SanitizerVisibleMutex(Slots())
 
   /// Creates a host.
   ///

@@ -1,3 +1,4 @@
+import DelegateProxyKit
 import Synchronization
 
 /// Captures by message forwarding: a proxy object of a root class that
@@ -218,7 +219,7 @@ final class ProxyRecord: Sendable {
     var passThrough: [RuntimeObject] = []
   }
 
-  let state = Mutex(State())
+  let state = SanitizerVisibleMutex(State())
 }
 
 private func makeProxyClass() -> RuntimeClass {

@@ -66,11 +66,14 @@ public enum Runtime {
   }
 
   /// Disposes `cls`; `checkingInstances: false` lets a strategy dispose a
-  /// dynamic class that a dying object still points at.
+  /// dynamic class that a dying object still points at, and
+  /// `clearingMethods: false` keeps its methods for a send that loaded the
+  /// class just before an object moved off it and is still running in it.
   static func disposeClassPair(
     _ cls: RuntimeClass,
     _ proof: borrowing RuntimeLockProof,
-    checkingInstances: Bool = true
+    checkingInstances: Bool = true,
+    clearingMethods: Bool = true
   ) throws(CaptureStrategiesError) {
     let (lifecycle, subclasses) = cls.state.withValue(proof) { state in
       state.subclasses.removeAll { $0.value == nil }
@@ -83,10 +86,12 @@ public enum Runtime {
     }
     cls.state.withValue(proof) { state in
       state.lifecycle = .disposed
-      state.methods = [:]
-      state.specials = SpecialMethods()
+      if clearingMethods {
+        state.methods = [:]
+        state.specials = SpecialMethods()
+      }
     }
-    cls.cache.store(MethodCache.incomplete, retire: true)
+    if clearingMethods { cls.cache.store(MethodCache.incomplete, retire: true) }
     if let superclass = cls.superclass {
       superclass.state.withValue(proof) { state in state.subclasses.removeAll { $0.value === cls || $0.value == nil } }
     }

@@ -1,3 +1,4 @@
+import DelegateProxyKit
 import Synchronization
 
 /// An object in the dispatch model: a changeable class pointer (`isa`), an
@@ -156,5 +157,5 @@ public final class RuntimeObject: Sendable {
 }
 
 final class ObjectSideTable: Sendable {
-  let associations = Mutex<[Int: any AnyObject & Sendable]>([:])
+  let associations = SanitizerVisibleMutex<[Int: any AnyObject & Sendable]>([:])
 }

@@ -1,3 +1,4 @@
+import DelegateProxyKit
 import Synchronization
 
 /// An interned message name: cheap to copy, compare and hash.
@@ -49,4 +50,4 @@ struct SelectorTable {
   var ids: [String: Int] = [:]
 }
 
-let selectorTable = Mutex(SelectorTable())
+let selectorTable = SanitizerVisibleMutex(SelectorTable())

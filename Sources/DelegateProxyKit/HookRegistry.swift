@@ -28,7 +28,7 @@ public final class HookRegistry: Sendable {
 
   /// The number of installed hooks and observers; read without a lock on the forwarding path.
   @usableFromInline internal let activeCount = Atomic<Int>(0)
-  private let state = Mutex(State())
+  private let state = SanitizerVisibleMutex(State())
   private let proxyType: DelegateProxyBase.Type
   /// Whether this registry holds type-wide hooks.
   private let isTypeWide: Bool

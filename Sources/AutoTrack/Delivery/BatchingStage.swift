@@ -1,3 +1,4 @@
+import DelegateProxyKit
 import Foundation
 import Synchronization
 
@@ -176,7 +177,7 @@ public final class BatchingStage: EventSink {
   private let clock: any DeliveryClock
   private let outbox: JSONLinesStore?
   private let onReport: (@Sendable (Report) -> Void)?
-  private let state: Mutex<State>
+  private let state: SanitizerVisibleMutex<State>
 
   /// Creates a stage, re-queuing the unsettled events of `outbox` when one is given.
   ///
@@ -220,7 +221,7 @@ public final class BatchingStage: EventSink {
         reports.append(dropped)
       }
     }
-    state = Mutex(initial)
+    state = SanitizerVisibleMutex(initial)
     emit(reports)
     if outbox != nil { state.withLock { compactIfIdle(&$0) } }
   }

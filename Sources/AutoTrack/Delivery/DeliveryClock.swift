@@ -1,3 +1,4 @@
+import DelegateProxyKit
 import Foundation
 import Synchronization
 
@@ -75,13 +76,13 @@ public final class ManualDeliveryClock: DeliveryClock {
     var sleepers: [Sleeper] = []
   }
 
-  private let state: Mutex<State>
+  private let state: SanitizerVisibleMutex<State>
 
   /// Creates a clock standing at `start`.
   ///
   /// - Parameter start: The initial instant; zero by default.
   public init(start: Duration = .zero) {
-    state = Mutex(State(now: start))
+    state = SanitizerVisibleMutex(State(now: start))
   }
 
   /// The clock's current instant.

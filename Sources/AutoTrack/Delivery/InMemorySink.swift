@@ -1,3 +1,4 @@
+import DelegateProxyKit
 import Foundation
 import Synchronization
 
@@ -36,7 +37,7 @@ public final class InMemorySink: EventSink {
   /// What happens to an event that arrives when the sink is full.
   public let overflowPolicy: OverflowPolicy
   private let onDrop: (@Sendable (TrackedEvent) -> Void)?
-  private let state = Mutex(State())
+  private let state = SanitizerVisibleMutex(State())
 
   /// Creates an empty sink.
   ///

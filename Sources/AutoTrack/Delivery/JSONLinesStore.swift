@@ -1,3 +1,4 @@
+import DelegateProxyKit
 import Foundation
 import Synchronization
 
@@ -158,7 +159,7 @@ public final class JSONLinesStore: EventSink {
   /// What opening the store found: the torn line it cut off, if any.
   public let recovery: Recovery
   private let clock: any DeliveryClock
-  private let state: Mutex<State>
+  private let state: SanitizerVisibleMutex<State>
   private let directoryPath: String
 
   /// Opens the store in `configuration.directory`, repairing a torn last line.
@@ -183,7 +184,7 @@ public final class JSONLinesStore: EventSink {
     if torn > 0, configuration.syncOnFlush { try file.sync() }
     recovery = Recovery(tornLinesDropped: torn > 0 ? 1 : 0, tornBytesDropped: torn)
     let archives = try JSONLinesStore.archiveNumbers(directoryPath, configuration.baseName)
-    state = Mutex(
+    state = SanitizerVisibleMutex(
       State(file: file, lock: lock, fileSize: try file.size(), nextArchiveNumber: (archives.last ?? 0) + 1))
   }
 

@@ -1,3 +1,4 @@
+import DelegateProxyKit
 import Synchronization
 
 /// A reference to an immutable snapshot that readers load without a lock.
@@ -16,7 +17,7 @@ import Synchronization
 /// loaded it could use it.
 final class SnapshotCell<Snapshot: AnyObject & Sendable>: @unchecked Sendable {
   private let current: Atomic<Unmanaged<Snapshot>>
-  private let retired = Mutex<[Snapshot]>([])
+  private let retired = SanitizerVisibleMutex<[Snapshot]>([])
 
   init(_ initial: Snapshot) {
     current = Atomic(Unmanaged.passRetained(initial))

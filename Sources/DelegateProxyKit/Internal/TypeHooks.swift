@@ -9,7 +9,7 @@ import Synchronization
 /// The registries of type-wide hooks, one per proxy type, created on first use and kept for the
 /// life of the process (a type lives that long too).
 internal enum TypeHooks {
-  private static let registries = Mutex<[ObjectIdentifier: HookRegistry]>([:])
+  private static let registries = SanitizerVisibleMutex<[ObjectIdentifier: HookRegistry]>([:])
 
   static func registry(for type: DelegateProxyBase.Type) -> HookRegistry {
     registries.withLock { registries in
@@ -27,7 +27,7 @@ internal enum TypeHooks {
 
 /// The method tables proxy types declare, computed once per type.
 internal enum MethodTables {
-  private static let tables = Mutex<[ObjectIdentifier: [String: ProxyMethod.ReturnKind]]>([:])
+  private static let tables = SanitizerVisibleMutex<[ObjectIdentifier: [String: ProxyMethod.ReturnKind]]>([:])
 
   static func returnKind(of selector: String, in type: DelegateProxyBase.Type) -> ProxyMethod.ReturnKind? {
     table(for: type)[selector]

@@ -173,7 +173,7 @@ import Testing
 
 /// A thread-safe counter for hooks.
 final class HookCounter: Sendable {
-  private let count = Mutex(0)
+  private let count = SanitizerVisibleMutex(0)
   func increment() { count.withLock { $0 += 1 } }
   var value: Int { count.withLock { $0 } }
 }

@@ -1,3 +1,4 @@
+import DelegateProxyKit
 import Foundation
 import Synchronization
 import Testing
@@ -15,7 +16,7 @@ import Testing
   }
 
   @Test func dropOldestCountsAndReportsEveryDrop() {
-    let dropped = Mutex<[String]>([])
+    let dropped = SanitizerVisibleMutex<[String]>([])
     let sink = InMemorySink(capacity: 3, overflowPolicy: .dropOldest) { event in
       dropped.withLock { $0.append(event.id) }
     }

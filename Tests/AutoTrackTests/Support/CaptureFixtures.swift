@@ -175,7 +175,7 @@ struct TrackingFixture {
 
 /// Collects debug output.
 final class DebugLines: Sendable {
-  private let entries = Mutex<[DebugEntry]>([])
+  private let entries = SanitizerVisibleMutex<[DebugEntry]>([])
   var output: DebugOutput { DebugOutput { entry in self.entries.withLock { $0.append(entry) } } }
   var all: [DebugEntry] { entries.withLock { $0 } }
   var lines: [String] { all.map(\.description) }

@@ -1,3 +1,4 @@
+import DelegateProxyKit
 import Foundation
 import Synchronization
 
@@ -43,13 +44,13 @@ final class ScriptedDestination: BatchDestination {
     case result(@Sendable ([TrackedEvent]) -> DeliveryResult)
   }
 
-  private let script: Mutex<[Answer]>
-  private let received = Mutex<[[TrackedEvent]]>([])
+  private let script: SanitizerVisibleMutex<[Answer]>
+  private let received = SanitizerVisibleMutex<[[TrackedEvent]]>([])
   let batches: AsyncStream<[TrackedEvent]>
   private let continuation: AsyncStream<[TrackedEvent]>.Continuation
 
   init(_ script: [Answer] = []) {
-    self.script = Mutex(script)
+    self.script = SanitizerVisibleMutex(script)
     (batches, continuation) = AsyncStream.makeStream(of: [TrackedEvent].self)
   }
 
@@ -74,7 +75,7 @@ final class ScriptedDestination: BatchDestination {
 
 /// Collects a stage's reports.
 final class ReportLog: Sendable {
-  private let reports = Mutex<[BatchingStage.Report]>([])
+  private let reports = SanitizerVisibleMutex<[BatchingStage.Report]>([])
 
   var handler: @Sendable (BatchingStage.Report) -> Void {
     { report in self.reports.withLock { $0.append(report) } }

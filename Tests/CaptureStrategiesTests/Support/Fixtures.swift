@@ -13,7 +13,7 @@ private let nameCounter = Atomic<Int>(0)
 
 /// A thread-safe list of what happened, in order.
 final class CallLog: Sendable {
-  private let entries = Mutex<[String]>([])
+  private let entries = SanitizerVisibleMutex<[String]>([])
 
   func record(_ entry: String) {
     entries.withLock { $0.append(entry) }

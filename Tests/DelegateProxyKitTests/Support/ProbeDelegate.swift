@@ -91,7 +91,7 @@ extension OtherProbeProxy: ProbeDelegate {
 
 /// Records every call it receives; implements every method with a recognisable result.
 final class RecordingProbe: ProbeDelegate, Sendable {
-  let calls = Mutex<[String]>([])
+  let calls = SanitizerVisibleMutex<[String]>([])
   let token = Token(name: "recorded")
   var log: [String] { calls.withLock { $0 } }
   func record(_ entry: String) { calls.withLock { $0.append(entry) } }
@@ -154,14 +154,14 @@ final class ProbeHost {
 
 /// A thread-safe counter for hooks.
 final class Counter: Sendable {
-  private let value = Mutex(0)
+  private let value = SanitizerVisibleMutex(0)
   func increment() { value.withLock { $0 += 1 } }
   var count: Int { value.withLock { $0 } }
 }
 
 /// A thread-safe list of strings for hooks to record into.
 final class Log: Sendable {
-  private let entries = Mutex<[String]>([])
+  private let entries = SanitizerVisibleMutex<[String]>([])
   func append(_ entry: String) { entries.withLock { $0.append(entry) } }
   var all: [String] { entries.withLock { $0 } }
 }

@@ -14,7 +14,7 @@ final class CallLog {
 
 /// A thread-safe log for hook bodies, which must be `@Sendable`.
 final class HookLog: Sendable {
-  private let storage = Mutex<[String]>([])
+  private let storage = SanitizerVisibleMutex<[String]>([])
   func append(_ entry: String) { storage.withLock { $0.append(entry) } }
   var entries: [String] { storage.withLock { $0 } }
 }

@@ -1,0 +1,394 @@
+import DelegateProxyKit
+import Foundation
+import Testing
+
+/// A proxy type used only by the fuzz test, so its type-wide hooks reach no other test.
+final class FuzzProbeProxy: DelegateProxy<any ProbeDelegate>, @unchecked Sendable {
+  private weak var target: (any ProbeDelegate)?
+  override var weakForwardee: (any ProbeDelegate)? {
+    get { target }
+    set { target = newValue }
+  }
+  override class var methods: [ProxyMethod] {
+    [.void("one(_:)"), .optional("height(forRow:)"), .value("shouldSelect(_:)")]
+  }
+}
+
+extension FuzzProbeProxy: ProbeDelegate {
+  func one(_ a: Int) { forward(#function, a) { $0.one(a) } }
+  func height(forRow row: Int) -> Double? { forward(#function, row) { $0.height(forRow: row) } }
+  func shouldSelect(_ row: Int) -> Bool { forward(#function, row, orElse: true) { $0.shouldSelect(row) } }
+}
+
+/// Random sequences of install / remove / call / observe operations against a proxy and a
+/// reference model of what the documentation promises; every step compares the two.
+///
+/// Seeds `1...cases` run in CI. To replay one case: `DPK_FUZZ_SEED=<seed> swift test --filter
+/// CallSequenceFuzzTests`; to run more: `DPK_FUZZ_CASES=<n>`.
+@Suite(.serialized) struct CallSequenceFuzzTests {
+  static let defaultCases = 3_000
+  static let operationsPerCase = 40
+
+  @Test func randomCallSequencesMatchTheModel() {
+    let environment = ProcessInfo.processInfo.environment
+    let seeds: [UInt64]
+    if let replay = environment["DPK_FUZZ_SEED"].flatMap(UInt64.init) {
+      seeds = [replay]
+    } else {
+      let cases = environment["DPK_FUZZ_CASES"].flatMap(Int.init) ?? Self.defaultCases
+      seeds = (1...UInt64(cases)).map { $0 }
+    }
+    var failures = 0
+    var totals = FuzzCase.Totals()
+    for seed in seeds {
+      var fuzzCase = FuzzCase(seed: seed)
+      let failure = fuzzCase.run(operations: Self.operationsPerCase)
+      totals.add(fuzzCase.totals)
+      FuzzProbeProxy.typeHooks.removeAll()
+      if let failure {
+        failures += 1
+        Issue.record(
+          "seed \(seed): \(failure)\nreplay: DPK_FUZZ_SEED=\(seed) swift test --filter CallSequenceFuzzTests")
+        if failures >= 5 { break }
+      }
+    }
+    #expect(failures == 0)
+    print(
+      "CallSequenceFuzzTests: \(seeds.count) cases, \(totals.calls) calls, \(totals.installs) installs "
+        + "(\(totals.refusedInstalls) refused), \(totals.removals) removals (\(totals.deadRemovals) after the proxy "
+        + "died), \(totals.proxyDeaths) proxy deaths, \(totals.hookErrors) hook errors reported")
+    #expect(FuzzProbeProxy.typeHooks.isEmpty)
+    // Every kind of operation was exercised.
+    #expect(totals.calls > 0 && totals.installs > 0 && totals.refusedInstalls > 0)
+    #expect(totals.removals > 0 && totals.deadRemovals > 0 && totals.proxyDeaths > 0 && totals.hookErrors > 0)
+  }
+}
+
+/// What a model hook does when it runs.
+enum FuzzHookKind: CaseIterable {
+  case before, after, throwingBefore, throwingAfter, observer
+  case skippingInstead, proceedingInstead, replacingInstead
+}
+
+/// One hook as the model sees it.
+struct ModelHook: CustomStringConvertible {
+  let label: Int
+  let isTypeWide: Bool
+  let selector: String
+  let kind: FuzzHookKind
+  let once: Bool
+  /// The value a replacing instead hook returns.
+  let replacement: Double
+
+  var description: String {
+    "h\(label)(\(isTypeWide ? "type" : "instance") \(selector) \(kind)\(once ? " once" : ""))"
+  }
+}
+
+struct FuzzCase {
+  struct Totals {
+    var calls = 0
+    var installs = 0
+    var refusedInstalls = 0
+    var removals = 0
+    var deadRemovals = 0
+    var proxyDeaths = 0
+    var hookErrors = 0
+
+    mutating func add(_ other: Totals) {
+      calls += other.calls
+      installs += other.installs
+      refusedInstalls += other.refusedInstalls
+      removals += other.removals
+      deadRemovals += other.deadRemovals
+      proxyDeaths += other.proxyDeaths
+      hookErrors += other.hookErrors
+    }
+  }
+
+  struct Boom: Error, CustomStringConvertible {
+    var description: String { "boom" }
+  }
+
+  static let selectors = ["one(_:)", "height(forRow:)", "shouldSelect(_:)"]
+
+  var random: SplitMix64
+  var totals = Totals()
+  let delegate = RecordingProbe()
+  let fired = Log()
+  let errors = Log()
+  var proxy: FuzzProbeProxy
+  var generation = 0
+  var hasForwardee = true
+  var nextLabel = 0
+  /// Installed hooks, in install order.
+  var installed: [ModelHook] = []
+  /// Every token handed out, with its hook's label and the proxy generation it belongs to
+  /// (`nil` for type-wide hooks).
+  var tokens: [(token: HookToken, label: Int, generation: Int?)] = []
+
+  init(seed: UInt64) {
+    random = SplitMix64(seed: seed)
+    proxy = FuzzProbeProxy(forwardee: delegate)
+    watchErrors()
+  }
+
+  mutating func watchErrors() {
+    let errors = errors
+    proxy.hooks.setErrorHandler { errors.append("\($0)") }
+  }
+
+  /// Runs the case; returns a description of the first disagreement with the model.
+  mutating func run(operations: Int) -> String? {
+    for step in 0..<operations {
+      let failure: String?
+      switch random.below(20) {
+      case 0...6: failure = install()
+      case 7...9: failure = remove()
+      case 10...16: failure = call()
+      case 17: failure = killProxy()
+      case 18: failure = toggleForwardee()
+      default: failure = removeAllInstance()
+      }
+      if let failure { return "step \(step): \(failure)" }
+      if let failure = checkCounts() { return "step \(step): \(failure)" }
+    }
+    return nil
+  }
+
+  // MARK: Operations
+
+  mutating func install() -> String? {
+    let isTypeWide = random.oneIn(3)
+    let useBadSelector = random.oneIn(8)
+    let selector =
+      useBadSelector ? random.pick(["one", "height(forRow:) ", "ping()", ""]) : random.pick(Self.selectors)
+    var kind = random.pick(FuzzHookKind.allCases)
+    if kind == .replacingInstead, selector == "one(_:)" { kind = .proceedingInstead }
+    let once = random.oneIn(4)
+    let label = nextLabel
+    nextLabel += 1
+    let hook = ModelHook(
+      label: label, isTypeWide: isTypeWide, selector: selector, kind: kind, once: once,
+      replacement: Double(random.below(1000)) + 0.5)
+    let registry = isTypeWide ? FuzzProbeProxy.typeHooks : proxy.hooks
+    let expectedError: DelegateProxyError?
+    if !Self.selectors.contains(selector) {
+      expectedError = .unknownSelector(selector: selector, proxyType: "FuzzProbeProxy")
+    } else if kind == .skippingInstead, selector == "shouldSelect(_:)" {
+      expectedError = .insteadHookCannotProduceValue(selector: selector, proxyType: "FuzzProbeProxy")
+    } else {
+      expectedError = nil
+    }
+    do {
+      let token = try Self.install(hook, on: registry, fired: fired)
+      guard expectedError == nil else { return "install of \(hook) succeeded; expected \(expectedError!)" }
+      installed.append(hook)
+      tokens.append((token, label, isTypeWide ? nil : generation))
+      totals.installs += 1
+    } catch {
+      guard error == expectedError else {
+        return "install of \(hook) threw \(error); expected \(String(describing: expectedError))"
+      }
+      totals.refusedInstalls += 1
+    }
+    return nil
+  }
+
+  static func install(_ hook: ModelHook, on registry: HookRegistry, fired: Log) throws(DelegateProxyError) -> HookToken
+  {
+    let label = "h\(hook.label)"
+    let selector = hook.selector
+    switch hook.kind {
+    case .before:
+      return try registry.addHook(for: selector, at: .before, once: hook.once) { _ in fired.append(label) }
+    case .after:
+      return try registry.addHook(for: selector, at: .after, once: hook.once) { _ in fired.append(label) }
+    case .throwingBefore:
+      return try registry.addHook(for: selector, at: .before, once: hook.once) { _ in
+        fired.append(label)
+        throw Boom()
+      }
+    case .throwingAfter:
+      return try registry.addHook(for: selector, at: .after, once: hook.once) { _ in
+        fired.append(label)
+        throw Boom()
+      }
+    case .observer:
+      // Observers have no run-once option; `once` is ignored for them in the model too.
+      return try registry.observe(selector) { _ in fired.append(label) }
+    case .skippingInstead:
+      return try registry.addHook(for: selector, at: .instead, once: hook.once) { _ in fired.append(label) }
+    case .proceedingInstead:
+      return try registry.addInsteadHook(for: selector, once: hook.once) { call in
+        fired.append(label)
+        call.proceed()
+      }
+    case .replacingInstead:
+      let value = hook.replacement
+      return try registry.addInsteadHook(for: selector, once: hook.once) { call in
+        fired.append(label)
+        call.returnValue = value
+      }
+    }
+  }
+
+  mutating func remove() -> String? {
+    guard !tokens.isEmpty else { return nil }
+    let entry = tokens[random.below(tokens.count)]
+    let isDead = entry.generation.map { $0 != generation } ?? false
+    let index = installed.firstIndex { $0.label == entry.label }
+    do {
+      let removed = try entry.token.remove()
+      if isDead { return "removing h\(entry.label) of a dead proxy answered \(removed); expected an error" }
+      guard removed == (index != nil) else { return "removing h\(entry.label) answered \(removed)" }
+      if let index { installed.remove(at: index) }
+      totals.removals += 1
+    } catch {
+      guard isDead, error == .proxyDeallocated(proxyType: "FuzzProbeProxy") else {
+        return "removing h\(entry.label) threw \(error)"
+      }
+      totals.deadRemovals += 1
+    }
+    return nil
+  }
+
+  mutating func killProxy() -> String? {
+    let weakProxy = WeakBox(proxy)
+    proxy = FuzzProbeProxy(forwardee: hasForwardee ? delegate : nil)
+    if weakProxy.value != nil { return "a replaced proxy is still alive" }
+    generation += 1
+    installed.removeAll { !$0.isTypeWide }
+    watchErrors()
+    totals.proxyDeaths += 1
+    return nil
+  }
+
+  mutating func toggleForwardee() -> String? {
+    hasForwardee.toggle()
+    proxy.forwardee = hasForwardee ? delegate : nil
+    return nil
+  }
+
+  mutating func removeAllInstance() -> String? {
+    let expected = installed.filter { !$0.isTypeWide }.count
+    let removed = proxy.hooks.removeAll()
+    installed.removeAll { !$0.isTypeWide }
+    return removed == expected ? nil : "removeAll removed \(removed); expected \(expected)"
+  }
+
+  mutating func call() -> String? {
+    let selector = random.pick(Self.selectors)
+    let argument = random.below(6)
+    let firedBefore = fired.all.count
+    let delegateBefore = delegate.log.count
+    let errorsBefore = errors.all.count
+    let expected = predict(selector, argument)
+    let actual: String
+    switch selector {
+    case "one(_:)":
+      proxy.one(argument)
+      actual = "()"
+    case "height(forRow:)": actual = String(describing: proxy.height(forRow: argument))
+    default: actual = String(describing: proxy.shouldSelect(argument))
+    }
+    totals.calls += 1
+    let actualFired = Array(fired.all.dropFirst(firedBefore))
+    let actualDelegate = Array(delegate.log.dropFirst(delegateBefore))
+    let actualErrors = Array(errors.all.dropFirst(errorsBefore))
+    totals.hookErrors += actualErrors.count
+    let description = "\(selector) \(argument) with \(installed.filter { $0.selector == selector })"
+    if actual != expected.result { return "\(description) returned \(actual); expected \(expected.result)" }
+    if actualFired != expected.fired { return "\(description) fired \(actualFired); expected \(expected.fired)" }
+    if actualDelegate != expected.delegate {
+      return "\(description) reached the delegate \(actualDelegate); expected \(expected.delegate)"
+    }
+    if actualErrors != expected.errors { return "\(description) reported \(actualErrors); expected \(expected.errors)" }
+    return nil
+  }
+
+  /// What the documentation says a call does: type-wide hooks before instance hooks;
+  /// before → instead chain (or the original) → after; run-once hooks claimed by the call.
+  mutating func predict(_ selector: String, _ argument: Int) -> (
+    result: String, fired: [String], delegate: [String], errors: [String]
+  ) {
+    let hooks = installed.filter { $0.selector == selector }
+    let ordered = hooks.filter(\.isTypeWide) + hooks.filter { !$0.isTypeWide }
+    // A call claims the run-once hooks it sees, whether or not it reaches them.
+    installed.removeAll { $0.selector == selector && $0.once && $0.kind != .observer }
+    var fired: [String] = []
+    var errors: [String] = []
+    var delegateCalls: [String] = []
+    for hook in ordered where hook.kind == .before || hook.kind == .throwingBefore {
+      fired.append("h\(hook.label)")
+      if hook.kind == .throwingBefore { errors.append("before hook on '\(selector)' threw: boom") }
+    }
+    func original() -> String {
+      guard hasForwardee else {
+        return selector == "one(_:)" ? "()" : selector == "height(forRow:)" ? "nil" : "true"
+      }
+      switch selector {
+      case "one(_:)":
+        delegateCalls.append("one \(argument)")
+        return "()"
+      case "height(forRow:)":
+        delegateCalls.append("height \(argument)")
+        return argument == 0 ? "nil" : "Optional(\(Double(argument) * 10))"
+      default:
+        delegateCalls.append("shouldSelect \(argument)")
+        return String(argument != 3)
+      }
+    }
+    let fallback = selector == "one(_:)" ? "()" : selector == "height(forRow:)" ? "nil" : "true"
+    var result: String?
+    for hook in ordered {
+      switch hook.kind {
+      case .skippingInstead:
+        fired.append("h\(hook.label)")
+        result = fallback
+      case .proceedingInstead:
+        fired.append("h\(hook.label)")
+        continue
+      case .replacingInstead:
+        fired.append("h\(hook.label)")
+        result = selector == "height(forRow:)" ? "Optional(\(hook.replacement))" : "true"
+      default:
+        continue
+      }
+      break
+    }
+    // `replacingInstead` on shouldSelect sets a Double: a type mismatch, reported; the original is used.
+    if let replacing = ordered.first(where: { [.skippingInstead, .replacingInstead].contains($0.kind) }),
+      replacing.kind == .replacingInstead, selector == "shouldSelect(_:)"
+    {
+      errors.append("'shouldSelect(_:)' returns Bool, not Double")
+      result = nil
+    }
+    let value = result ?? original()
+    for hook in ordered where [.after, .throwingAfter, .observer].contains(hook.kind) {
+      fired.append("h\(hook.label)")
+      if hook.kind == .throwingAfter { errors.append("after hook on '\(selector)' threw: boom") }
+    }
+    return (value, fired, delegateCalls, errors)
+  }
+
+  func checkCounts() -> String? {
+    let instance = installed.filter { !$0.isTypeWide }.count
+    let typeWide = installed.count - instance
+    if proxy.hooks.count != instance { return "instance hook count \(proxy.hooks.count); expected \(instance)" }
+    if FuzzProbeProxy.typeHooks.count != typeWide {
+      return "type-wide hook count \(FuzzProbeProxy.typeHooks.count); expected \(typeWide)"
+    }
+    for entry in tokens.suffix(4) {
+      let expected = installed.contains { $0.label == entry.label }
+      if entry.token.isInstalled != expected { return "h\(entry.label).isInstalled is \(!expected)" }
+    }
+    return nil
+  }
+}
+
+/// Holds an object weakly, to check it was freed.
+final class WeakBox<Object: AnyObject> {
+  weak var value: Object?
+  init(_ value: Object) { self.value = value }
+}

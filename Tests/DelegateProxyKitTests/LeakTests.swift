@@ -1,0 +1,82 @@
+import DelegateProxyKit
+import Testing
+
+/// Something hooks and arguments hold on to; it must be freed when they are.
+final class LeakPayload: Sendable {}
+
+/// Install / use / remove cycles on the typed proxy leave nothing alive: not the host, its
+/// delegate, the proxies, their registries, nor what hooks captured.
+@Suite struct CoreLeakTests {
+  static let cycles = 50
+
+  @Test(arguments: [false, true])
+  func installUseRemoveCyclesLeaveNothingAlive(removeProxiesFirst: Bool) throws {
+    var references: [(object: () -> AnyObject?, label: String)] = []
+    for _ in 0..<Self.cycles {
+      references += try runCycle(removeProxiesFirst: removeProxiesFirst)
+    }
+    let alive = references.filter { $0.object() != nil }.map(\.label)
+    #expect(alive.isEmpty, "still alive after \(Self.cycles) cycles: \(Set(alive).sorted())")
+    #expect(references.count == Self.cycles * 7)
+  }
+
+  private func runCycle(removeProxiesFirst: Bool) throws -> [(object: () -> AnyObject?, label: String)] {
+    let host = ProbeHost()
+    let delegate = RecordingProbe()
+    host.delegate = delegate
+    let inner = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+    let outer = try host.install(LeakProbeProxy.self) { LeakProbeProxy() }
+    let payload = LeakPayload()
+    let kept = Log()
+    var tokens: [HookToken] = [
+      try inner.addHook(for: "one(_:)", at: .before) { _ in withExtendedLifetime(payload) {} },
+      try inner.addInsteadHook(for: "shouldSelect(_:)") { call in
+        withExtendedLifetime(payload) {}
+        call.proceed()
+      },
+      try inner.addHook(for: "six(_:_:_:_:_:_:)", at: .after, once: true) { invocation in
+        // Keeps the invocation (and its arguments) only as a string.
+        kept.append(invocation.description)
+      },
+      try outer.observe("one(_:)") { _ in _ = payload },
+      try LeakProbeProxy.addTypeHook(for: "shouldSelect(_:)", at: .before) { _ in _ = payload },
+    ]
+    // A hook that re-enters its proxy.
+    tokens.append(
+      try inner.addHook(for: "ping()", at: .before, once: true) { [unowned inner] _ in inner.one(0) })
+    let stream = try inner.invocations(of: "one(_:)")
+    host.tap(1)
+    _ = host.select(2)
+    inner.ping()
+    _ = inner.six(1, 2, 3, 4, 5, 6)
+    _ = inner.two(1, "x")
+    for token in tokens { _ = try token.remove() }
+    #expect(inner.hooks.count == 1 && outer.hooks.isEmpty)  // the stream's observer
+    withExtendedLifetime(stream) {}
+    if removeProxiesFirst {
+      #expect(host.remove(outer) && host.remove(inner))
+    }
+    return [
+      ({ [weak host] in host }, "ProbeHost"), ({ [weak delegate] in delegate }, "delegate"),
+      ({ [weak inner] in inner }, "ProbeDelegateProxy"), ({ [weak outer] in outer }, "LeakProbeProxy"),
+      ({ [weak registry = inner.hooks] in registry }, "inner hooks"),
+      ({ [weak registry = outer.hooks] in registry }, "outer hooks"),
+      ({ [weak payload] in payload }, "hook payload"),
+    ]
+  }
+}
+
+/// A second proxy type for the leak test alone, so its type-wide hook reaches no other test.
+final class LeakProbeProxy: DelegateProxy<any ProbeDelegate>, @unchecked Sendable {
+  private weak var target: (any ProbeDelegate)?
+  override var weakForwardee: (any ProbeDelegate)? {
+    get { target }
+    set { target = newValue }
+  }
+  override class var methods: [ProxyMethod] { [.void("one(_:)"), .value("shouldSelect(_:)")] }
+}
+
+extension LeakProbeProxy: ProbeDelegate {
+  func one(_ a: Int) { forward(#function, a) { $0.one(a) } }
+  func shouldSelect(_ row: Int) -> Bool { forward(#function, row, orElse: true) { $0.shouldSelect(row) } }
+}

@@ -1,0 +1,26 @@
+/// A tiny seeded pseudo-random generator (SplitMix64), so generated test cases replay exactly
+/// from their seed on every platform and toolchain.
+struct SplitMix64: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// A value in `0..<bound`.
+  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+  /// `true` with probability `1 / n`.
+  mutating func oneIn(_ n: Int) -> Bool { below(n) == 0 }
+
+  /// A random element of a non-empty collection.
+  mutating func pick<C: RandomAccessCollection>(_ elements: C) -> C.Element where C.Index == Int {
+    elements[elements.startIndex + below(elements.count)]
+  }
+}
