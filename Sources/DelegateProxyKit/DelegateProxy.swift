@@ -501,6 +501,7 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
       func level(_ index: Int) -> (value: (any Sendable)?, produced: Bool) {
         guard index < chain.count else { return (original(), true) }
         let entry = chain[index]
+        guard entry.claimInstead() else { return level(index + 1) }
         switch entry.body {
         case .plain(let body):
           // A skipping instead hook: the forwardee is not called; the host gets its default.

@@ -191,7 +191,8 @@ public final class HookRegistry: Sendable {
       let id = state.nextID
       state.nextID += 1
       state.table[selector, default: SelectorHooks()]
-        .append(HookEntry(id: id, selector: selector, position: position, once: once, body: body))
+        .append(
+          HookEntry(id: id, selector: selector, position: position, once: once, body: body, registry: self))
       return id
     }
     guard let id else { throw .proxyDeallocated(proxyType: proxyTypeName) }
@@ -229,14 +230,17 @@ public final class HookRegistry: Sendable {
     state.withLock { $0.table[selector]?.all.contains { $0.id == id } ?? false }
   }
 
-  /// The hooks to run for one call of `selector`; run-once hooks are claimed (removed) here,
-  /// so each runs exactly once even when calls race.
+  /// The hooks to run for one call of `selector`; run-once `before` and `after` hooks are
+  /// claimed (removed) here and run-once `instead` hooks when the chain reaches them, so each runs
+  /// exactly once even when calls race.
   internal func claimHooks(for selector: String) -> PublishedHooks? {
     guard !isEmpty else { return nil }
     let (hooks, claimed): (PublishedHooks?, Int) = state.withLock { state in
       guard let published = state.published.first(where: { $0.selector == selector }) else { return (nil, 0) }
       guard published.hasOnce, var remaining = state.table[selector] else { return (published, 0) }
-      let claimed = remaining.removeAll(where: \.once)
+      // Run-once `before` and `after` hooks always run, so the call claims them here; a run-once
+      // `instead` hook is claimed only when the chain reaches it (see `claimInstead`).
+      let claimed = remaining.removeAll { $0.once && $0.position != .instead }
       state.table[selector] = remaining.isEmpty ? nil : remaining
       return (published, claimed.count)
     }

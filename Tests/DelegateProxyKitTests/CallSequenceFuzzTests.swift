@@ -314,8 +314,18 @@ struct FuzzCase {
   ) {
     let hooks = installed.filter { $0.selector == selector }
     let ordered = hooks.filter(\.isTypeWide) + hooks.filter { !$0.isTypeWide }
-    // A call claims the run-once hooks it sees, whether or not it reaches them.
-    installed.removeAll { $0.selector == selector && $0.once && $0.kind != .observer }
+    // A call claims the run-once `before`/`after` hooks it sees, and the run-once `instead` hooks
+    // its chain reaches (up to and including the first that does not proceed).
+    var reached: Set<Int> = []
+    for hook in ordered where [.skippingInstead, .proceedingInstead, .replacingInstead].contains(hook.kind) {
+      reached.insert(hook.label)
+      if hook.kind != .proceedingInstead { break }
+    }
+    installed.removeAll { hook in
+      guard hook.selector == selector, hook.once, hook.kind != .observer else { return false }
+      let isInstead = [.skippingInstead, .proceedingInstead, .replacingInstead].contains(hook.kind)
+      return !isInstead || reached.contains(hook.label)
+    }
     var fired: [String] = []
     var errors: [String] = []
     var delegateCalls: [String] = []

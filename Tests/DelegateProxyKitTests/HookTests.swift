@@ -144,6 +144,26 @@ import Testing
     #expect(proxy.hooks.isEmpty)
   }
 
+  @Test func aRunOnceInsteadHookTheChainNeverReachesStaysInstalled() throws {
+    let delegate = RecordingProbe()
+    let proxy = ProbeDelegateProxy(forwardee: delegate)
+    let log = Log()
+    let skipping = try proxy.addHook(for: "one(_:)", at: .instead) { _ in log.append("skip") }
+    let once = try proxy.addInsteadHook(for: "one(_:)", once: true) { call in
+      log.append("once")
+      call.proceed()
+    }
+    proxy.one(1)
+    #expect(log.all == ["skip"])
+    #expect(once.isInstalled)
+    #expect(try skipping.remove())
+    proxy.one(2)
+    proxy.one(3)
+    #expect(log.all == ["skip", "once"])
+    #expect(!once.isInstalled)
+    #expect(delegate.log == ["one 2", "one 3"])
+  }
+
   @Test func aThrowingHookIsReportedAndTheCallGoesOn() throws {
     struct Boom: Error {}
     let delegate = RecordingProbe()

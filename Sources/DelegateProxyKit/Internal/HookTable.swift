@@ -21,9 +21,12 @@ internal final class HookEntry: Sendable {
   let plain: (@Sendable (Invocation) throws -> Void)?
   /// The continuation of a stream observer, unpacked likewise.
   let stream: AsyncStream<Invocation>.Continuation?
+  /// The registry holding the hook, for run-once `instead` hooks that remove themselves when reached.
+  weak let registry: HookRegistry?
 
-  init(id: UInt64, selector: String, position: HookPosition, once: Bool, body: HookBody) {
+  init(id: UInt64, selector: String, position: HookPosition, once: Bool, body: HookBody, registry: HookRegistry) {
     self.id = id
+    self.registry = registry
     self.selector = selector
     self.position = position
     self.once = once
@@ -119,4 +122,14 @@ internal enum HookPlan {
   case forward
   /// Run these hooks around the call.
   case run(HookSet)
+}
+
+extension HookEntry {
+  /// Whether the entry may run now: always for ordinary hooks; for a run-once `instead` hook, only
+  /// in the one call that removes it from its registry (so a run-once hook the chain never reached
+  /// stays installed).
+  func claimInstead() -> Bool {
+    guard once else { return true }
+    return registry?.remove(id: id, selector: selector) == true
+  }
 }
