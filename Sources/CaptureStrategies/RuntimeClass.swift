@@ -277,8 +277,11 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
     }
   }
 
-  /// Frees the caches replaced so far; see ``Runtime/reclaimRetiredCaches()``.
-  func reclaimRetiredCaches() {
+  /// Frees this class's method caches replaced so far.
+  ///
+  /// The per-class form of ``Runtime/reclaimRetiredCaches()``: call it when no send to an
+  /// instance of this class (or of a subclass) is in flight, even while other classes are in use.
+  public func reclaimRetiredCaches() {
     cache.reclaimRetired()
   }
 
