@@ -490,52 +490,50 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
     _ chain: [HookEntry], _ invocation: Invocation, path: ForwardingPath,
     orElse fallback: @escaping () -> Result, to call: @escaping (Delegate) -> Result
   ) -> Result {
-    do {
-      var originalResult: Result?
-      func original() -> Result {
-        if let originalResult { return originalResult }
-        let result = callForwardee(path, selector: invocation.selector, orElse: fallback, to: call)
-        originalResult = result
-        return result
-      }
-      func level(_ index: Int) -> (value: (any Sendable)?, produced: Bool) {
-        guard index < chain.count else { return (original(), true) }
-        let entry = chain[index]
-        guard entry.claimInstead() else { return level(index + 1) }
-        switch entry.body {
-        case .plain(let body):
-          // A skipping instead hook: the forwardee is not called; the host gets its default.
-          do {
-            try body(invocation)
-          } catch {
-            hooks.report(.hookFailed(selector: invocation.selector, position: .instead, message: "\(error)"))
-          }
-          return (nil, false)
-        case .instead(let body):
-          let insteadCall = InsteadCall(invocation: invocation) { level(index + 1) }
-          do {
-            try body(insteadCall)
-          } catch {
-            hooks.report(.hookFailed(selector: invocation.selector, position: .instead, message: "\(error)"))
-          }
-          return (insteadCall.invocation.returnValue, insteadCall.producedValue)
-        case .stream:
-          return level(index + 1)
-        }
-      }
-      let outcome = level(0)
-      guard outcome.produced else { return fallback() }
-      if let typed = outcome.value as? Result { return typed }
-      if outcome.value == nil, let none = Optional<Any>.none as? Result,
-        MethodTables.returnKind(of: invocation.selector, in: Self.self) == .optional
-      {
-        return none
-      }
-      hooks.report(
-        .returnTypeMismatch(
-          selector: invocation.selector, expected: String(describing: Result.self),
-          actual: outcome.value.map { String(describing: type(of: $0)) } ?? "nil"))
-      return original()
+    var originalResult: Result?
+    func original() -> Result {
+      if let originalResult { return originalResult }
+      let result = callForwardee(path, selector: invocation.selector, orElse: fallback, to: call)
+      originalResult = result
+      return result
     }
+    func level(_ index: Int) -> (value: (any Sendable)?, produced: Bool) {
+      guard index < chain.count else { return (original(), true) }
+      let entry = chain[index]
+      guard entry.claimInstead() else { return level(index + 1) }
+      switch entry.body {
+      case .plain(let body):
+        // A skipping instead hook: the forwardee is not called; the host gets its default.
+        do {
+          try body(invocation)
+        } catch {
+          hooks.report(.hookFailed(selector: invocation.selector, position: .instead, message: "\(error)"))
+        }
+        return (nil, false)
+      case .instead(let body):
+        let insteadCall = InsteadCall(invocation: invocation) { level(index + 1) }
+        do {
+          try body(insteadCall)
+        } catch {
+          hooks.report(.hookFailed(selector: invocation.selector, position: .instead, message: "\(error)"))
+        }
+        return (insteadCall.invocation.returnValue, insteadCall.producedValue)
+      case .stream:
+        return level(index + 1)
+      }
+    }
+    let outcome = level(0)
+    guard outcome.produced else { return fallback() }
+    if let typed = outcome.value as? Result { return typed }
+    if outcome.value == nil, let none = Optional<Any>.none as? Result,
+      MethodTables.returnKind(of: invocation.selector, in: Self.self) == .optional
+    {
+      return none
+    }
+    hooks.report(
+      .returnTypeMismatch(
+        selector: invocation.selector, expected: String(describing: Result.self),
+        actual: outcome.value.map { String(describing: type(of: $0)) } ?? "nil"))
+    return original()
   }
 }
