@@ -184,13 +184,12 @@ open class GridView: ScrollableView {
   public var allowsMultipleSelection: Bool = false
 
   /// The selected items, in the order they were selected.
-  public private(set) var indexPathsForSelectedItems: [IndexPath] = []
+  public var indexPathsForSelectedItems: [IndexPath] { content.selected }
 
   /// The sizes of the loaded items.
-  public private(set) var itemSizes: [IndexPath: Size] = [:]
+  public var itemSizes: [IndexPath: Size] { content.extents }
 
-  private var layout = SectionLayout()
-  private var cells: [IndexPath: GridCell] = [:]
+  private let content = SectionedCells<GridCell, Size>()
   private var needsReload = true
 
   /// Who the grid calls: the first installed proxy, else the delegate.
@@ -199,54 +198,40 @@ open class GridView: ScrollableView {
   package override var scrollDispatchTarget: (any ScrollViewDelegate)? { dispatchTarget }
 
   /// The number of sections loaded.
-  public var numberOfSections: Int { layout.sectionCount }
+  public var numberOfSections: Int { content.layout.sectionCount }
 
   /// The number of items loaded in a section.
   ///
   /// - Parameter section: The section.
   /// - Returns: The number of items, or 0 for a section that does not exist.
-  public func numberOfItems(inSection section: Int) -> Int {
-    layout.counts.indices.contains(section) ? layout.counts[section] : 0
-  }
+  public func numberOfItems(inSection section: Int) -> Int { content.count(inSection: section) }
 
   /// The loaded cell of an item.
   ///
   /// - Parameter indexPath: The item.
   /// - Returns: The cell, or `nil` when the item is not loaded.
-  public func cellForItem(at indexPath: IndexPath) -> GridCell? { cells[indexPath] }
+  public func cellForItem(at indexPath: IndexPath) -> GridCell? { content.cells[indexPath] }
 
   /// The loaded cells, section by section.
-  public var visibleCells: [GridCell] { layout.allIndexPaths.compactMap { cells[$0] } }
+  public var visibleCells: [GridCell] { content.visibleCells }
 
   /// Loads every item again: clears the selection, asks the data source for
   /// counts, the delegate for every item's size, then for each item creates
   /// its cell and tells the delegate it will display.
   public func reloadData() {
     needsReload = false
-    for cell in cells.values { cell.removeFromSuperview() }
-    cells = [:]
-    itemSizes = [:]
-    indexPathsForSelectedItems = []
+    content.unload()
     guard let dataSource else {
-      layout = SectionLayout()
+      content.layout = SectionLayout()
       return
     }
     let sections = max(0, dataSource.numberOfSections(in: self))
-    layout = SectionLayout(
-      counts: (0..<sections).map { max(0, dataSource.gridView(self, numberOfItemsInSection: $0)) })
-    let paths = layout.allIndexPaths
-    for path in paths {
-      itemSizes[path] = dispatchTarget?.gridView(self, sizeForItemAt: path) ?? itemSize
-    }
-    for path in paths {
-      let cell = dataSource.gridView(self, cellForItemAt: path)
-      cell.indexPath = path
-      cell.isSelected = false
-      cell.isHighlighted = false
-      cells[path] = cell
-      addSubview(cell)
-      dispatchTarget?.gridView(self, willDisplay: cell, forItemAt: path)
-    }
+    content.load(
+      counts: (0..<sections).map { max(0, dataSource.gridView(self, numberOfItemsInSection: $0)) },
+      into: self,
+      extent: { self.dispatchTarget?.gridView(self, sizeForItemAt: $0) ?? self.itemSize },
+      cell: { dataSource.gridView(self, cellForItemAt: $0) },
+      willDisplay: { self.dispatchTarget?.gridView(self, willDisplay: $0, forItemAt: $1) })
   }
 
   /// Selects an item without asking or telling the delegate.
@@ -255,17 +240,14 @@ open class GridView: ScrollableView {
   /// - Throws: A ``HeadlessUIError`` when the item does not exist; nothing changes then.
   public func selectItem(at indexPath: IndexPath) throws(HeadlessUIError) {
     try check(indexPath)
-    if !allowsMultipleSelection {
-      for path in indexPathsForSelectedItems where path != indexPath { setSelected(false, at: path) }
-    }
-    setSelected(true, at: indexPath)
+    content.select(indexPath, allowsMultipleSelection: allowsMultipleSelection)
   }
 
   /// Deselects an item without asking or telling the delegate.
   ///
   /// - Parameter indexPath: The item; deselecting an item that is not selected does nothing.
   public func deselectItem(at indexPath: IndexPath) {
-    setSelected(false, at: indexPath)
+    content.setSelected(false, at: indexPath)
   }
 
   /// Simulates a tap on an item, in UIKit's order.
@@ -287,25 +269,15 @@ open class GridView: ScrollableView {
     try check(indexPath)
     guard allowsSelection else { return nil }
     let target = dispatchTarget
-    guard target?.gridView(self, shouldHighlightItemAt: indexPath) ?? true else { return nil }
-    cells[indexPath]?.isHighlighted = true
-    defer { cells[indexPath]?.isHighlighted = false }
-    if allowsMultipleSelection, indexPathsForSelectedItems.contains(indexPath) {
-      guard target?.gridView(self, shouldDeselectItemAt: indexPath) ?? true else { return nil }
-      setSelected(false, at: indexPath)
-      target?.gridView(self, didDeselectItemAt: indexPath)
-      return indexPath
-    }
-    guard target?.gridView(self, shouldSelectItemAt: indexPath) ?? true else { return nil }
-    if !allowsMultipleSelection {
-      for previous in indexPathsForSelectedItems where previous != indexPath {
-        setSelected(false, at: previous)
-        target?.gridView(self, didDeselectItemAt: previous)
-      }
-    }
-    setSelected(true, at: indexPath)
-    target?.gridView(self, didSelectItemAt: indexPath)
-    return indexPath
+    return content.tap(
+      indexPath, allowsMultipleSelection: allowsMultipleSelection,
+      .init(
+        shouldHighlight: { target?.gridView(self, shouldHighlightItemAt: $0) ?? true },
+        willSelect: { target?.gridView(self, shouldSelectItemAt: $0) ?? true ? $0 : nil },
+        willDeselect: { target?.gridView(self, shouldDeselectItemAt: $0) ?? true ? $0 : nil },
+        willDeselectOther: { $0 },  // UIKit does not ask before moving a single selection
+        didSelect: { target?.gridView(self, didSelectItemAt: $0) },
+        didDeselect: { target?.gridView(self, didDeselectItemAt: $0) }))
   }
 
   /// Calls only `gridView(_:didSelectItemAt:)` on the first proxy or the delegate.
@@ -318,16 +290,7 @@ open class GridView: ScrollableView {
   private func check(_ indexPath: IndexPath) throws(HeadlessUIError) {
     guard dataSource != nil else { throw .missingDataSource(host: "GridView") }
     if needsReload { reloadData() }
-    try layout.check(indexPath)
-  }
-
-  private func setSelected(_ selected: Bool, at indexPath: IndexPath) {
-    if selected {
-      if !indexPathsForSelectedItems.contains(indexPath) { indexPathsForSelectedItems.append(indexPath) }
-    } else {
-      indexPathsForSelectedItems.removeAll { $0 == indexPath }
-    }
-    cells[indexPath]?.isSelected = selected
+    try content.layout.check(indexPath)
   }
 }
 

@@ -216,13 +216,12 @@ open class ListView: ScrollableView {
   public var allowsMultipleSelection: Bool = false
 
   /// The selected rows, in the order they were selected.
-  public private(set) var indexPathsForSelectedRows: [IndexPath] = []
+  public var indexPathsForSelectedRows: [IndexPath] { content.selected }
 
   /// The heights of the loaded rows.
-  public private(set) var rowHeights: [IndexPath: Double] = [:]
+  public var rowHeights: [IndexPath: Double] { content.extents }
 
-  private var layout = SectionLayout()
-  private var cells: [IndexPath: ListCell] = [:]
+  private let content = SectionedCells<ListCell, Double>()
   private var needsReload = true
 
   /// Who the list calls: the first installed proxy, else the delegate.
@@ -234,24 +233,22 @@ open class ListView: ScrollableView {
   public var indexPathForSelectedRow: IndexPath? { indexPathsForSelectedRows.first }
 
   /// The number of sections loaded.
-  public var numberOfSections: Int { layout.sectionCount }
+  public var numberOfSections: Int { content.layout.sectionCount }
 
   /// The number of rows loaded in a section.
   ///
   /// - Parameter section: The section.
   /// - Returns: The number of rows, or 0 for a section that does not exist.
-  public func numberOfRows(inSection section: Int) -> Int {
-    layout.counts.indices.contains(section) ? layout.counts[section] : 0
-  }
+  public func numberOfRows(inSection section: Int) -> Int { content.count(inSection: section) }
 
   /// The loaded cell of a row.
   ///
   /// - Parameter indexPath: The row.
   /// - Returns: The cell, or `nil` when the row is not loaded.
-  public func cellForRow(at indexPath: IndexPath) -> ListCell? { cells[indexPath] }
+  public func cellForRow(at indexPath: IndexPath) -> ListCell? { content.cells[indexPath] }
 
   /// The loaded cells, section by section.
-  public var visibleCells: [ListCell] { layout.allIndexPaths.compactMap { cells[$0] } }
+  public var visibleCells: [ListCell] { content.visibleCells }
 
   /// The sum of the row heights.
   public var contentHeight: Double { rowHeights.values.reduce(0, +) }
@@ -261,30 +258,18 @@ open class ListView: ScrollableView {
   /// creates its cell and tells the delegate it will display.
   public func reloadData() {
     needsReload = false
-    for cell in cells.values { cell.removeFromSuperview() }
-    cells = [:]
-    rowHeights = [:]
-    indexPathsForSelectedRows = []
+    content.unload()
     guard let dataSource else {
-      layout = SectionLayout()
+      content.layout = SectionLayout()
       return
     }
     let sections = max(0, dataSource.numberOfSections(in: self))
-    layout = SectionLayout(
-      counts: (0..<sections).map { max(0, dataSource.listView(self, numberOfRowsInSection: $0)) })
-    let paths = layout.allIndexPaths
-    for path in paths {
-      rowHeights[path] = dispatchTarget?.listView(self, heightForRowAt: path) ?? rowHeight
-    }
-    for path in paths {
-      let cell = dataSource.listView(self, cellForRowAt: path)
-      cell.indexPath = path
-      cell.isSelected = false
-      cell.isHighlighted = false
-      cells[path] = cell
-      addSubview(cell)
-      dispatchTarget?.listView(self, willDisplay: cell, forRowAt: path)
-    }
+    content.load(
+      counts: (0..<sections).map { max(0, dataSource.listView(self, numberOfRowsInSection: $0)) },
+      into: self,
+      extent: { self.dispatchTarget?.listView(self, heightForRowAt: $0) ?? self.rowHeight },
+      cell: { dataSource.listView(self, cellForRowAt: $0) },
+      willDisplay: { self.dispatchTarget?.listView(self, willDisplay: $0, forRowAt: $1) })
   }
 
   /// Selects a row without asking or telling the delegate, as UIKit's `selectRow` does.
@@ -293,17 +278,14 @@ open class ListView: ScrollableView {
   /// - Throws: A ``HeadlessUIError`` when the row does not exist; nothing changes then.
   public func selectRow(at indexPath: IndexPath) throws(HeadlessUIError) {
     try check(indexPath)
-    if !allowsMultipleSelection {
-      for path in indexPathsForSelectedRows where path != indexPath { setSelected(false, at: path) }
-    }
-    setSelected(true, at: indexPath)
+    content.select(indexPath, allowsMultipleSelection: allowsMultipleSelection)
   }
 
   /// Deselects a row without asking or telling the delegate.
   ///
   /// - Parameter indexPath: The row; deselecting a row that is not selected does nothing.
   public func deselectRow(at indexPath: IndexPath) {
-    setSelected(false, at: indexPath)
+    content.setSelected(false, at: indexPath)
   }
 
   /// Simulates a tap on a row, in UIKit's order.
@@ -329,22 +311,24 @@ open class ListView: ScrollableView {
     try check(indexPath)
     guard allowsSelection else { return nil }
     let target = dispatchTarget
-    guard target?.listView(self, shouldHighlightRowAt: indexPath) ?? true else { return nil }
-    cells[indexPath]?.isHighlighted = true
-    defer { cells[indexPath]?.isHighlighted = false }
-    if allowsMultipleSelection, indexPathsForSelectedRows.contains(indexPath) {
-      return deselectByTap(indexPath, target: target)
+    let willDeselect = { (path: IndexPath) -> IndexPath? in
+      let proposed = target == nil ? path : target?.listView(self, willDeselectRowAt: path)
+      guard let deselected = proposed, self.content.selected.contains(deselected) else { return nil }
+      return deselected
     }
-    let proposed = target == nil ? indexPath : target?.listView(self, willSelectRowAt: indexPath)
-    guard let selected = proposed, layout.contains(selected) else { return nil }
-    if !allowsMultipleSelection {
-      for previous in indexPathsForSelectedRows where previous != selected {
-        _ = deselectByTap(previous, target: target)
-      }
-    }
-    setSelected(true, at: selected)
-    target?.listView(self, didSelectRowAt: selected)
-    return selected
+    return content.tap(
+      indexPath, allowsMultipleSelection: allowsMultipleSelection,
+      .init(
+        shouldHighlight: { target?.listView(self, shouldHighlightRowAt: $0) ?? true },
+        willSelect: { path in
+          let proposed = target == nil ? path : target?.listView(self, willSelectRowAt: path)
+          guard let selected = proposed, self.content.layout.contains(selected) else { return nil }
+          return selected
+        },
+        willDeselect: willDeselect,
+        willDeselectOther: willDeselect,
+        didSelect: { target?.listView(self, didSelectRowAt: $0) },
+        didDeselect: { target?.listView(self, didDeselectRowAt: $0) }))
   }
 
   /// Calls only `listView(_:didSelectRowAt:)` on the first proxy or the
@@ -355,27 +339,10 @@ open class ListView: ScrollableView {
     dispatchTarget?.listView(self, didSelectRowAt: indexPath)
   }
 
-  private func deselectByTap(_ indexPath: IndexPath, target: (any ListViewDelegate)?) -> IndexPath? {
-    let proposed = target == nil ? indexPath : target?.listView(self, willDeselectRowAt: indexPath)
-    guard let path = proposed, indexPathsForSelectedRows.contains(path) else { return nil }
-    setSelected(false, at: path)
-    target?.listView(self, didDeselectRowAt: path)
-    return path
-  }
-
   private func check(_ indexPath: IndexPath) throws(HeadlessUIError) {
     guard dataSource != nil else { throw .missingDataSource(host: "ListView") }
     if needsReload { reloadData() }
-    try layout.check(indexPath)
-  }
-
-  private func setSelected(_ selected: Bool, at indexPath: IndexPath) {
-    if selected {
-      if !indexPathsForSelectedRows.contains(indexPath) { indexPathsForSelectedRows.append(indexPath) }
-    } else {
-      indexPathsForSelectedRows.removeAll { $0 == indexPath }
-    }
-    cells[indexPath]?.isSelected = selected
+    try content.layout.check(indexPath)
   }
 }
 
