@@ -82,12 +82,17 @@ public final class WrappingInstallation: CaptureInstallation {
   public var kind: CaptureStrategyKind { .wrapping }
   /// The hooked class.
   public let hookedClass: RuntimeClass
-  private let strategy: WrappingStrategy
+  /// Held weakly: the strategy keeps its installations, so a strong reference back would be a
+  /// cycle that leaks both when they are dropped without `remove()`. (The class then stays
+  /// wrapped, as an un-reverted swizzle does.)
+  private weak let strategy: WrappingStrategy?
+  private let strategyID: Int
   private let sites: [WrapSite]
   private let installed = Atomic<Bool>(true)
 
   init(strategy: WrappingStrategy, cls: RuntimeClass, sites: [WrapSite]) {
     self.strategy = strategy
+    self.strategyID = strategy.id
     self.hookedClass = cls
     self.sites = sites
   }
@@ -109,13 +114,13 @@ public final class WrappingInstallation: CaptureInstallation {
   public func remove() throws(CaptureStrategiesError) -> Bool {
     try withRuntimeLock { proof throws(CaptureStrategiesError) -> Bool in
       guard installed.load(ordering: .acquiring) else { return false }
-      for site in sites where site.isLastGroup(strategy.id) {
+      for site in sites where site.isLastGroup(strategyID) {
         guard site.isWrapperInPlace(proof) else {
           throw .implementationChanged(selector: site.selector.name, className: hookedClass.name)
         }
       }
-      for site in sites { site.remove(strategyID: strategy.id, proof) }
-      strategy.forget(hookedClass, proof)
+      for site in sites { site.remove(strategyID: strategyID, proof) }
+      strategy?.forget(hookedClass, proof)
       installed.store(false, ordering: .releasing)
       return true
     }

@@ -62,3 +62,48 @@ final class HandlerPayload: Sendable {}
     #expect(generated.isEmpty, "generated classes still registered: \(generated)")
   }
 }
+
+@Suite struct WrappingLifetimeTests {
+  /// A wrapping strategy and its installation dropped without `remove()` are freed (no cycle
+  /// between them); the class stays wrapped, as an un-reverted swizzle does, until removed.
+  @Test func droppedWrappingIsFreedAndTheClassKeepsCapturing() throws {
+    let log = CallLog()
+    let cls = try makeDelegateClass("WrapLifetime", log: log)
+    let delegate = RuntimeObject(class: cls)
+    let host = ListHost()
+    host.delegate = delegate
+    let captured = AtomicCounter()
+    weak var weakStrategy: WrappingStrategy?
+    weak var weakInstallation: WrappingInstallation?
+    do {
+      let strategy = WrappingStrategy(handlers: [.after(Sel.didSelect) { _, _ in captured.increment() }])
+      let installation = strategy.install(onClass: cls)
+      weakStrategy = strategy
+      weakInstallation = installation
+      try host.selectRow(at: row3)
+    }
+    #expect(weakStrategy == nil)
+    #expect(weakInstallation == nil)
+    try host.selectRow(at: row3)
+    #expect(captured.value == 2)
+  }
+
+  /// The installation can still be removed after its strategy was dropped.
+  @Test func anInstallationOutlivingItsStrategyStillRemoves() throws {
+    let log = CallLog()
+    let cls = try makeDelegateClass("WrapOutlive", log: log)
+    let delegate = RuntimeObject(class: cls)
+    let host = ListHost()
+    host.delegate = delegate
+    let captured = AtomicCounter()
+    var strategy: WrappingStrategy? = WrappingStrategy(handlers: [
+      .after(Sel.didSelect) { _, _ in captured.increment() }
+    ])
+    let installation = strategy!.install(onClass: cls)
+    strategy = nil
+    try host.selectRow(at: row3)
+    #expect(try installation.remove())
+    try host.selectRow(at: row3)
+    #expect(captured.value == 1)
+  }
+}
