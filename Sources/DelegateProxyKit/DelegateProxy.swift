@@ -64,14 +64,14 @@ open class DelegateProxyBase {
 
   @usableFromInline
   internal final func runBefore(_ set: HookSet, _ invocation: Invocation) {
-    if let typeWide = set.typeWide { runPlain(typeWide.hooks.before, invocation) }
-    if let instance = set.instance { runPlain(instance.hooks.before, invocation) }
+    if let typeWide = set.typeWide, !typeWide.before.isEmpty { runPlain(typeWide.before, invocation) }
+    if let instance = set.instance, !instance.before.isEmpty { runPlain(instance.before, invocation) }
   }
 
   @usableFromInline
   internal final func runAfter(_ set: HookSet, _ invocation: Invocation) {
-    if let typeWide = set.typeWide { runPlain(typeWide.hooks.after, invocation) }
-    if let instance = set.instance { runPlain(instance.hooks.after, invocation) }
+    if let typeWide = set.typeWide, !typeWide.after.isEmpty { runPlain(typeWide.after, invocation) }
+    if let instance = set.instance, !instance.after.isEmpty { runPlain(instance.after, invocation) }
   }
 
   internal final func runPlain(_ entries: [HookEntry], _ invocation: Invocation) {
@@ -346,17 +346,18 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
       return call(forwardee)
     }
     // The arguments are packed only inside the hooked path, so the hook-free path never copies them.
-    return forwardWithHooks(selector, { PackArguments(repeat each arguments) }, orElse: fallback, to: call)
+    return forwardWithHooks(
+      selector, { Invocation.packing(selector, repeat each arguments) }, orElse: fallback, to: call)
   }
 
   /// Builds the invocation and runs the hooked path; kept out of line so the hook-free path
   /// above stays small.
   @inlinable @inline(never)
   internal final func forwardWithHooks<Result: Sendable>(
-    _ selector: String, _ makeArguments: () -> ArgumentList, orElse fallback: () -> Result,
+    _ selector: String, _ makeInvocation: () -> Invocation, orElse fallback: () -> Result,
     to call: (Delegate) -> Result
   ) -> Result {
-    forwardObserved(Invocation(selector: selector, storage: makeArguments()), orElse: fallback, to: call)
+    forwardObserved(makeInvocation(), orElse: fallback, to: call)
   }
 
   // MARK: Forwarding, arguments handed to the closure
@@ -429,14 +430,14 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
       return call(forwardee, first, repeat each rest)
     }
     return forwardWithHooks(
-      selector, { PackArguments(first, repeat each rest) }, orElse: fallback,
+      selector, { Invocation.packing(selector, first, repeat each rest) }, orElse: fallback,
       to: { call($0, first, repeat each rest) })
   }
 
   /// The path taken when hooks or observers are installed.
   @inlinable
   internal final func forwardObserved<Result: Sendable>(
-    _ invocation: Invocation, orElse fallback: () -> Result, to call: (Delegate) -> Result
+    _ invocation: consuming Invocation, orElse fallback: () -> Result, to call: (Delegate) -> Result
   ) -> Result {
     let path = ForwardingPath.current
     switch planObservedCall(path, selector: invocation.selector) {
@@ -445,7 +446,6 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
     case .forward:
       return callForwardee(path, selector: invocation.selector, orElse: fallback, to: call)
     case .run(let set):
-      var invocation = invocation
       runBefore(set, invocation)
       let result: Result
       if set.hasInstead {
@@ -453,7 +453,11 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
       } else {
         result = callForwardee(path, selector: invocation.selector, orElse: fallback, to: call)
       }
-      invocation.setReturnValue(result)
+      if Result.self == Void.self {
+        invocation.markReturned()  // `()` is already stored: skip boxing it again.
+      } else {
+        invocation.setReturnValue(result)
+      }
       runAfter(set, invocation)
       return result
     }

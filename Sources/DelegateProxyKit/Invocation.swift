@@ -13,7 +13,11 @@
 public struct Invocation: Sendable {
   /// The selector name of the method called (its `#function` spelling).
   public let selector: String
-  @usableFromInline internal let storage: ArgumentList
+  /// The number of arguments.
+  public let argumentCount: Int
+  /// Returns argument `index` (in range). For a forwarded call it reads the arguments from the
+  /// closure's own context, which the client module lays out and frees with its concrete types.
+  @usableFromInline internal let element: @Sendable (Int) -> any Sendable
   /// The value the call returned, `nil` until it has returned.
   ///
   /// For a method that returns nothing it holds `()`; for a method that returns an `Optional`,
@@ -38,15 +42,39 @@ public struct Invocation: Sendable {
   ///   - selector: The selector name.
   ///   - arguments: The arguments, in order.
   public init(selector: String, arguments: [any Sendable]) {
-    self.init(selector: selector, storage: ArrayArguments(arguments))
+    self.init(selector: selector, count: arguments.count) { arguments[$0] }
   }
 
   @usableFromInline
-  internal init(selector: String, storage: ArgumentList) {
+  internal init(selector: String, count: Int, element: @escaping @Sendable (Int) -> any Sendable) {
     self.selector = selector
-    self.storage = storage
+    self.argumentCount = count
+    self.element = element
     self.returned = ()
     self.hasReturned = false
+  }
+
+  /// An invocation for a forwarded call's arguments, kept as the pack they came in.
+  @inlinable
+  internal static func packing<each Argument: Sendable>(
+    _ selector: String, _ arguments: repeat each Argument
+  ) -> Invocation {
+    var count = 0
+    for _ in repeat each arguments { count += 1 }
+    let values = (repeat each arguments)
+    return Invocation(selector: selector, count: count) { index in
+      var position = 0
+      for value in repeat each values {
+        if position == index { return value }
+        position += 1
+      }
+      preconditionFailure("no argument \(index)")
+    }
+  }
+
+  @usableFromInline
+  internal mutating func markReturned() {
+    hasReturned = true
   }
 
   @usableFromInline
@@ -55,11 +83,8 @@ public struct Invocation: Sendable {
     hasReturned = true
   }
 
-  /// The number of arguments.
-  public var argumentCount: Int { storage.count }
-
   /// All arguments, in order.
-  public var arguments: [any Sendable] { (0..<storage.count).map { storage[$0] } }
+  public var arguments: [any Sendable] { (0..<argumentCount).map { element($0) } }
 
   /// Returns argument `index`, cast to `T`.
   ///
@@ -75,10 +100,10 @@ public struct Invocation: Sendable {
   ///   the call does not have, ``DelegateProxyError/argumentTypeMismatch(selector:index:expected:actual:)``
   ///   for a wrong type.
   public func argument<T>(_ index: Int, as type: T.Type = T.self) throws(DelegateProxyError) -> T {
-    guard index >= 0, index < storage.count else {
-      throw .argumentIndexOutOfRange(selector: selector, index: index, count: storage.count)
+    guard index >= 0, index < argumentCount else {
+      throw .argumentIndexOutOfRange(selector: selector, index: index, count: argumentCount)
     }
-    let value = storage[index]
+    let value = element(index)
     guard let typed = value as? T else {
       throw .argumentTypeMismatch(
         selector: selector, index: index, expected: String(describing: T.self),
@@ -111,57 +136,4 @@ extension Invocation: CustomStringConvertible {
     let rendered = arguments.map { String(describing: $0) }.joined(separator: ", ")
     return "\(selector)[\(rendered)]"
   }
-}
-
-/// The arguments of one call.
-///
-/// The base class answers by index; ``PackArguments`` stores the arguments of a forwarded call
-/// as a typed tuple in one allocation (no existential boxing until a hook reads one), and
-/// ``ArrayArguments`` stores a list given as an array. Both are immutable after creation, which is
-/// why the unchecked `Sendable` conformances are safe.
-@usableFromInline
-internal class ArgumentList: @unchecked Sendable {
-  @usableFromInline internal init() {}
-  internal var count: Int { 0 }
-  internal subscript(index: Int) -> any Sendable { preconditionFailure("no argument \(index)") }
-}
-
-/// The arguments of a forwarded call, stored as the parameter pack they came in.
-@usableFromInline
-internal final class PackArguments<each Argument: Sendable>: ArgumentList, @unchecked Sendable {
-  @usableFromInline internal let values: (repeat each Argument)
-
-  @inlinable
-  internal init(_ values: repeat each Argument) {
-    self.values = (repeat each values)
-    super.init()
-  }
-
-  override internal var count: Int {
-    var count = 0
-    for _ in repeat each values { count += 1 }
-    return count
-  }
-
-  override internal subscript(index: Int) -> any Sendable {
-    var position = 0
-    for value in repeat each values {
-      if position == index { return value }
-      position += 1
-    }
-    preconditionFailure("no argument \(index)")
-  }
-}
-
-/// Arguments given as an array.
-internal final class ArrayArguments: ArgumentList, @unchecked Sendable {
-  private let values: [any Sendable]
-
-  init(_ values: [any Sendable]) {
-    self.values = values
-    super.init()
-  }
-
-  override var count: Int { values.count }
-  override subscript(index: Int) -> any Sendable { values[index] }
 }

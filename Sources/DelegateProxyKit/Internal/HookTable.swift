@@ -83,12 +83,17 @@ internal struct SelectorHooks: Sendable {
 @usableFromInline
 internal final class PublishedHooks: Sendable {
   let selector: String
-  let hooks: SelectorHooks
+  /// The hooks by position, stored apart so a call reads one list without copying the others.
+  let before: [HookEntry]
+  let instead: [HookEntry]
+  let after: [HookEntry]
   let hasOnce: Bool
 
   init(selector: String, hooks: SelectorHooks) {
     self.selector = selector
-    self.hooks = hooks
+    self.before = hooks.before
+    self.instead = hooks.instead
+    self.after = hooks.after
     self.hasOnce = hooks.hasOnce
   }
 }
@@ -105,11 +110,11 @@ internal struct HookSet {
   }
 
   @usableFromInline var hasInstead: Bool {
-    !(typeWide?.hooks.instead.isEmpty ?? true) || !(instance?.hooks.instead.isEmpty ?? true)
+    !(typeWide?.instead.isEmpty ?? true) || !(instance?.instead.isEmpty ?? true)
   }
 
   @usableFromInline var insteadChain: [HookEntry] {
-    (typeWide?.hooks.instead ?? []) + (instance?.hooks.instead ?? [])
+    (typeWide?.instead ?? []) + (instance?.instead ?? [])
   }
 }
 
