@@ -4,28 +4,39 @@
 ///
 /// ```swift
 /// #expect(throws: DelegateProxyError.unknownSelector(selector: "nope", proxyType: "ListViewDelegateProxy")) {
-///   try proxy.addHook(for: "nope", at: .before) { _ in }
+///   try proxy.hooks.addHook(for: "nope", at: .before) { _ in }
 /// }
 /// ```
 public enum DelegateProxyError: Error, Equatable, Sendable {
-  /// A hook or observer named a selector that the proxy's protocol does not have.
+  /// A name given to the dynamic layer is not a method of the proxy's protocol.
   ///
-  /// The selectors a proxy knows are the ones its type lists in ``DelegateProxyBase/methods``.
+  /// The methods a proxy knows are the ones its ``DelegateMethodTable`` declares.
   case unknownSelector(selector: String, proxyType: String)
+  /// A method's declaration is malformed: its selector is not spelled `name(label:…)` or names a
+  /// different number of arguments than its types. Reported when a hook is installed on it.
+  case invalidMethodDeclaration(selector: String, proxyType: String, reason: String)
+  /// The dynamic layer (``Invocation``, string-keyed hooks, streams) was asked for a method whose
+  /// arguments or result are not all `Sendable`; use a typed hook.
+  case argumentsNotSendable(selector: String, proxyType: String)
+  /// A string-keyed instead hook was asked for a method that throws or is `async`; use a typed
+  /// instead hook, which handles every kind.
+  case unsupportedEffects(selector: String, proxyType: String, effects: DelegateMethodEffects)
+  /// ``HookRegistry/addHook(for:at:once:_:)`` was given `.instead`: an instead hook by name needs
+  /// an ``InsteadCall``, so it is installed with ``HookRegistry/addInsteadHook(for:once:_:)``.
+  case insteadHookNeedsCall(selector: String, proxyType: String)
   /// ``Invocation/argument(_:as:)`` was asked for an index the call does not have.
   case argumentIndexOutOfRange(selector: String, index: Int, count: Int)
   /// ``Invocation/argument(_:as:)`` was asked for a type the argument does not have.
   case argumentTypeMismatch(selector: String, index: Int, expected: String, actual: String)
-  /// A return value was read before the call returned (for example in a `before` hook).
+  /// A return value was read before the call returned (for example in a `before` hook), or the
+  /// call threw.
   case returnValueUnavailable(selector: String)
-  /// A return value was read, or set by an `instead` hook, with a type the method does not return.
-  case returnTypeMismatch(selector: String, expected: String, actual: String)
-  /// A skipping `instead` hook (one that cannot set a return value) was installed on a method that
-  /// returns a value; use ``DelegateProxyBase/addInsteadHook(for:once:_:)`` there.
-  case insteadHookCannotProduceValue(selector: String, proxyType: String)
+  /// A return value was read, or produced by a string-keyed `instead` hook, with a type other
+  /// than the one the method returns: `returns` is the method's type, `requested` the other.
+  case returnTypeMismatch(selector: String, returns: String, requested: String)
   /// A hook token was removed, or a hook installed, after its proxy was deallocated.
   case proxyDeallocated(proxyType: String)
-  /// A hook threw; the call itself was still forwarded unchanged.
+  /// A string-keyed hook threw; the call itself was still forwarded unchanged.
   case hookFailed(selector: String, position: HookPosition, message: String)
   /// Proxies forward to each other in a loop; the call was stopped at the proxy named here
   /// and the host's default returned.
@@ -40,16 +51,22 @@ extension DelegateProxyError: CustomStringConvertible {
     switch self {
     case .unknownSelector(let selector, let proxyType):
       "\(proxyType) has no method '\(selector)'"
+    case .invalidMethodDeclaration(let selector, let proxyType, let reason):
+      "\(proxyType) declares '\(selector)' wrongly: \(reason)"
+    case .argumentsNotSendable(let selector, let proxyType):
+      "\(proxyType).\(selector) has arguments or a result that are not Sendable; use a typed hook"
+    case .unsupportedEffects(let selector, let proxyType, let effects):
+      "\(proxyType).\(selector) is \(effects); a string-keyed instead hook needs a plain method, use a typed hook"
+    case .insteadHookNeedsCall(let selector, let proxyType):
+      "an instead hook on \(proxyType).\(selector) by name is installed with addInsteadHook(for:)"
     case .argumentIndexOutOfRange(let selector, let index, let count):
       "'\(selector)' has \(count) argument(s); index \(index) is out of range"
     case .argumentTypeMismatch(let selector, let index, let expected, let actual):
       "argument \(index) of '\(selector)' is \(actual), not \(expected)"
     case .returnValueUnavailable(let selector):
-      "'\(selector)' has not returned yet; its return value is read in after hooks"
-    case .returnTypeMismatch(let selector, let expected, let actual):
-      "'\(selector)' returns \(expected), not \(actual)"
-    case .insteadHookCannotProduceValue(let selector, let proxyType):
-      "\(proxyType).\(selector) returns a value; a skipping instead hook cannot produce one"
+      "'\(selector)' has no return value here: it is read in after hooks of calls that returned"
+    case .returnTypeMismatch(let selector, let returns, let requested):
+      "'\(selector)' returns \(returns), not \(requested)"
     case .proxyDeallocated(let proxyType):
       "the \(proxyType) this token belongs to has been deallocated"
     case .hookFailed(let selector, let position, let message):

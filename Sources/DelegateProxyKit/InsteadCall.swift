@@ -1,22 +1,26 @@
-/// The call an `instead` hook stands in for: proceed with it, replace its result, or skip it.
+/// The call a string-keyed `instead` hook stands in for: proceed with it, replace its result, or
+/// skip it.
 ///
 /// ```swift
-/// try proxy.addInsteadHook(for: "listView(_:heightForRowAt:)") { call in
-///   call.proceed()                                   // ask the real delegate
+/// try proxy.hooks.addInsteadHook(for: "listView(_:heightForRowAt:)") { call in
+///   call.proceed()                                                  // ask the real delegate
 ///   if call.returnValue as? Double? == nil { call.returnValue = 44.0 }   // fill in a default
 /// }
 /// ```
 ///
-/// An `InsteadCall` lives only while its hook runs; it is not `Sendable`.
+/// Typed instead hooks (`hookInstead(_:once:_:)`)
+/// do the same with the method's own types and no casts. An `InsteadCall` lives only while its
+/// hook runs; it is not `Sendable`.
 public final class InsteadCall {
   /// The call: selector and arguments, and after ``proceed()`` the forwardee's return value.
   public private(set) var invocation: Invocation
   /// Whether ``proceed()`` has run.
   public private(set) var didProceed = false
-  internal private(set) var producedValue = false
-  private let next: () -> (value: (any Sendable)?, produced: Bool)
+  @usableFromInline internal private(set) var producedValue = false
+  private let next: () -> (any Sendable)?
 
-  internal init(invocation: Invocation, next: @escaping () -> (value: (any Sendable)?, produced: Bool)) {
+  @usableFromInline
+  internal init(invocation: Invocation, next: @escaping () -> (any Sendable)?) {
     self.invocation = invocation
     self.next = next
   }
@@ -24,9 +28,10 @@ public final class InsteadCall {
   /// The value the host will receive.
   ///
   /// After ``proceed()`` it holds the forwardee's result; set it to replace that result. It must
-  /// have the method's return type (for an `Optional`-returning method, the wrapped type or the
-  /// `Optional`); a wrong type is reported as ``DelegateProxyError/returnTypeMismatch(selector:expected:actual:)``
-  /// and the host receives the forwardee's own result.
+  /// have the method's return type (for an `Optional`-returning method, the `Optional` or its
+  /// wrapped type); a wrong type is reported as
+  /// ``DelegateProxyError/returnTypeMismatch(selector:returns:requested:)`` and the host receives
+  /// the forwardee's own result.
   public var returnValue: (any Sendable)? {
     get { invocation.returnValue }
     set {
@@ -43,9 +48,9 @@ public final class InsteadCall {
     guard !didProceed else { return }
     didProceed = true
     let result = next()
-    invocation.returnValue = result.value
+    invocation.returnValue = result
     invocation.hasReturned = true
-    producedValue = result.produced
+    producedValue = result != nil
   }
 }
 

@@ -1,11 +1,13 @@
-/// A delegate call made into a value: its selector, its arguments and, once it has returned, its result.
+/// A delegate call made into a value: its method, its arguments and, once it has returned, its
+/// result or error.
 ///
-/// Hooks and observers receive invocations. A proxy builds one only when a hook or an
-/// observer is installed; with none, forwarding never creates one. Arguments are stored
-/// inline (up to six without any heap allocation for arguments of three words or less).
+/// The dynamic layer's currency: string-keyed hooks and ``HookRegistry/invocations(of:bufferingPolicy:)``
+/// streams receive invocations. A proxy builds one only for a call that has such a hook; typed
+/// hooks never need one. Its values are `Sendable`, since an invocation may cross isolation, which
+/// is why only methods whose arguments and result are `Sendable` can be reified.
 ///
 /// ```swift
-/// try proxy.addHook(for: "listView(_:didSelectRowAt:)", at: .after) { invocation in
+/// try proxy.hooks.addHook(for: "listView(_:didSelectRowAt:)", at: .after) { invocation in
 ///   let indexPath = try invocation.argument(1, as: IndexPath.self)
 ///   print(invocation.selector, indexPath)
 /// }
@@ -13,24 +15,16 @@
 public struct Invocation: Sendable {
   /// The selector name of the method called (its `#function` spelling).
   public let selector: String
-  /// The number of arguments.
-  public let argumentCount: Int
-  /// Returns argument `index` (in range). For a forwarded call it reads the arguments from the
-  /// closure's own context, which the client module lays out and frees with its concrete types.
-  @usableFromInline internal let element: @Sendable (Int) -> any Sendable
-  /// The value the call returned, `nil` until it has returned.
+  /// The arguments, in order.
+  public let arguments: [any Sendable]
+  /// The value the call returned, `nil` until it has returned (and for a call that threw).
   ///
   /// For a method that returns nothing it holds `()`; for a method that returns an `Optional`,
   /// the `Optional` itself.
-  public internal(set) var returnValue: (any Sendable)? {
-    get { hasReturned ? returned : nil }
-    set {
-      returned = newValue ?? Optional<Int>.none
-    }
-  }
-  /// Stored without an `Optional` wrapper: destroying a plain existential is cheaper.
-  @usableFromInline internal var returned: any Sendable
-  /// Whether the call has returned (true in `after` hooks and observers).
+  public internal(set) var returnValue: (any Sendable)?
+  /// The error the call threw, for a throwing method; `nil` otherwise.
+  public internal(set) var error: (any Error)?
+  /// Whether the call has finished (true in after hooks and streams).
   public internal(set) var hasReturned: Bool
 
   /// Creates an invocation with the given arguments.
@@ -42,49 +36,27 @@ public struct Invocation: Sendable {
   ///   - selector: The selector name.
   ///   - arguments: The arguments, in order.
   public init(selector: String, arguments: [any Sendable]) {
-    self.init(selector: selector, count: arguments.count) { arguments[$0] }
-  }
-
-  @usableFromInline
-  internal init(selector: String, count: Int, element: @escaping @Sendable (Int) -> any Sendable) {
     self.selector = selector
-    self.argumentCount = count
-    self.element = element
-    self.returned = ()
+    self.arguments = arguments
+    self.returnValue = nil
+    self.error = nil
     self.hasReturned = false
   }
 
-  /// An invocation for a forwarded call's arguments, kept as the pack they came in.
-  @inlinable
-  internal static func packing<each Argument: Sendable>(
-    _ selector: String, _ arguments: repeat each Argument
-  ) -> Invocation {
-    var count = 0
-    for _ in repeat each arguments { count += 1 }
-    let values = (repeat each arguments)
-    return Invocation(selector: selector, count: count) { index in
-      var position = 0
-      for value in repeat each values {
-        if position == index { return value }
-        position += 1
-      }
-      preconditionFailure("no argument \(index)")
-    }
-  }
+  /// The number of arguments.
+  public var argumentCount: Int { arguments.count }
 
   @usableFromInline
-  internal mutating func markReturned() {
+  internal mutating func finish(returning value: any Sendable) {
+    returnValue = value
     hasReturned = true
   }
 
   @usableFromInline
-  internal mutating func setReturnValue(_ value: any Sendable) {
-    returned = value
+  internal mutating func finish(throwing error: any Error) {
+    self.error = error
     hasReturned = true
   }
-
-  /// All arguments, in order.
-  public var arguments: [any Sendable] { (0..<argumentCount).map { element($0) } }
 
   /// Returns argument `index`, cast to `T`.
   ///
@@ -100,10 +72,10 @@ public struct Invocation: Sendable {
   ///   the call does not have, ``DelegateProxyError/argumentTypeMismatch(selector:index:expected:actual:)``
   ///   for a wrong type.
   public func argument<T>(_ index: Int, as type: T.Type = T.self) throws(DelegateProxyError) -> T {
-    guard index >= 0, index < argumentCount else {
+    guard arguments.indices.contains(index) else {
       throw .argumentIndexOutOfRange(selector: selector, index: index, count: argumentCount)
     }
-    let value = element(index)
+    let value = arguments[index]
     guard let typed = value as? T else {
       throw .argumentTypeMismatch(
         selector: selector, index: index, expected: String(describing: T.self),
@@ -116,15 +88,14 @@ public struct Invocation: Sendable {
   ///
   /// - Parameter type: The method's return type (for an `Optional`-returning method, the `Optional`).
   /// - Returns: The return value.
-  /// - Throws: ``DelegateProxyError/returnValueUnavailable(selector:)`` before the call returned,
-  ///   ``DelegateProxyError/returnTypeMismatch(selector:expected:actual:)`` for a wrong type.
+  /// - Throws: ``DelegateProxyError/returnValueUnavailable(selector:)`` before the call returned
+  ///   or when it threw, ``DelegateProxyError/returnTypeMismatch(selector:returns:requested:)`` for a
+  ///   wrong type.
   public func returnValue<T>(as type: T.Type = T.self) throws(DelegateProxyError) -> T {
-    guard hasReturned else { throw .returnValueUnavailable(selector: selector) }
-    let value = returned
+    guard hasReturned, let value = returnValue else { throw .returnValueUnavailable(selector: selector) }
     guard let typed = value as? T else {
       throw .returnTypeMismatch(
-        selector: selector, expected: String(describing: T.self),
-        actual: String(describing: Swift.type(of: value)))
+        selector: selector, returns: String(describing: Swift.type(of: value)), requested: String(describing: T.self))
     }
     return typed
   }

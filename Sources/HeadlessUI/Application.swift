@@ -134,7 +134,7 @@ public final class Application: Responder {
   }
 }
 
-extension Application: DelegateHosting {
+extension Application: @MainActor DelegateHosting {
   /// The application's ``Application/delegate``.
   public var hostedDelegate: (any ApplicationDelegate)? { delegate }
 }

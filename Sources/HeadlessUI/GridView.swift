@@ -294,7 +294,7 @@ open class GridView: ScrollableView {
   }
 }
 
-extension GridView: DelegateHosting {
+extension GridView: @MainActor DelegateHosting {
   /// The grid's ``GridView/delegate``.
   public var hostedDelegate: (any GridViewDelegate)? { delegate }
 }

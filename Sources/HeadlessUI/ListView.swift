@@ -346,7 +346,7 @@ open class ListView: ScrollableView {
   }
 }
 
-extension ListView: DelegateHosting {
+extension ListView: @MainActor DelegateHosting {
   /// The list's ``ListView/delegate``.
   public var hostedDelegate: (any ListViewDelegate)? { delegate }
 }

@@ -191,7 +191,7 @@ open class Screen: Responder {
   }
 }
 
-extension Screen: DelegateHosting {
+extension Screen: @MainActor DelegateHosting {
   /// The slot of the lifecycle delegate: a screen's hosted delegate is ``Screen/lifecycleDelegate``.
   public var delegateSlot: DelegateSlot<any ScreenLifecycleDelegate> { lifecycleDelegateSlot }
   /// The screen's ``Screen/lifecycleDelegate``.

@@ -119,7 +119,7 @@ open class ScrollView: ScrollableView {
   package override var scrollDispatchTarget: (any ScrollViewDelegate)? { dispatchTarget }
 }
 
-extension ScrollView: DelegateHosting {
+extension ScrollView: @MainActor DelegateHosting {
   /// The scroll view's ``ScrollView/delegate``.
   public var hostedDelegate: (any ScrollViewDelegate)? { delegate }
 }

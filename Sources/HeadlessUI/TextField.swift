@@ -182,7 +182,7 @@ open class TextField: Control {
   }
 }
 
-extension TextField: DelegateHosting {
+extension TextField: @MainActor DelegateHosting {
   /// The field's ``TextField/delegate``.
   public var hostedDelegate: (any TextFieldDelegate)? { delegate }
 }

@@ -33,7 +33,7 @@ internal struct ForwardingPath {
     let forwardee: UInt
   }
 
-  static let capacity = 64
+  @usableFromInline static let capacity = 64
 
   /// The thread's storage: a depth count followed by `capacity` entries. A plain pointer, so
   /// passing the path around costs no reference counting.

@@ -25,24 +25,6 @@ internal enum TypeHooks {
   }
 }
 
-/// The method tables proxy types declare, computed once per type.
-internal enum MethodTables {
-  private static let tables = SanitizerVisibleMutex<[ObjectIdentifier: [String: ProxyMethod.ReturnKind]]>([:])
-
-  static func returnKind(of selector: String, in type: DelegateProxyBase.Type) -> ProxyMethod.ReturnKind? {
-    table(for: type)[selector]
-  }
-
-  static func table(for type: DelegateProxyBase.Type) -> [String: ProxyMethod.ReturnKind] {
-    if let table = tables.withLock({ $0[ObjectIdentifier(type)] }) { return table }
-    // Computed outside the lock: `methods` is user code.
-    var table: [String: ProxyMethod.ReturnKind] = [:]
-    for method in type.methods { table[method.selector] = method.returnKind }
-    tables.withLock { $0[ObjectIdentifier(type)] = table }
-    return table
-  }
-}
-
 /// Writes diagnostics without Foundation.
 internal enum FileOutput {
   static func standardError(_ text: String) {

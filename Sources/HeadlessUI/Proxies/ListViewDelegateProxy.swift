@@ -10,12 +10,37 @@ import Foundation
 ///
 /// ```swift
 /// let proxy = try list.installProxy(ListViewDelegateProxy())
-/// try proxy.addHook(for: "listView(_:didSelectRowAt:)", at: .after) { invocation in
-///   let row = try invocation.argument(1, as: IndexPath.self)
-///   print("selected", row)
+/// try proxy.hookAfter(\.didSelectRow) { list, indexPath in
+///   print("selected", indexPath)
 /// }
 /// ```
-public final class ListViewDelegateProxy: DelegateProxy<any ListViewDelegate> {
+public final class ListViewDelegateProxy: DelegateProxy<any ListViewDelegate>, TypedDelegateProxy {
+  /// The methods of ``ListViewDelegate``, with those of ``ScrollViewDelegate`` under `scroll`.
+  public struct Methods: DelegateMethodTable {
+    /// `listView(_:shouldHighlightRowAt:)`: `true` without a delegate.
+    public let shouldHighlightRow = DelegateMethod<ListView, IndexPath, Bool>("listView(_:shouldHighlightRowAt:)")
+    /// `listView(_:willSelectRowAt:)`: the proposed row without a delegate.
+    public let willSelectRow = DelegateMethod<ListView, IndexPath, IndexPath?>("listView(_:willSelectRowAt:)")
+    /// `listView(_:didSelectRowAt:)`.
+    public let didSelectRow = DelegateMethod<ListView, IndexPath, Void>("listView(_:didSelectRowAt:)")
+    /// `listView(_:willDeselectRowAt:)`: the proposed row without a delegate.
+    public let willDeselectRow = DelegateMethod<ListView, IndexPath, IndexPath?>("listView(_:willDeselectRowAt:)")
+    /// `listView(_:didDeselectRowAt:)`.
+    public let didDeselectRow = DelegateMethod<ListView, IndexPath, Void>("listView(_:didDeselectRowAt:)")
+    /// `listView(_:heightForRowAt:)`: `nil` (the list's row height) without a delegate.
+    public let heightForRow = DelegateMethod<ListView, IndexPath, Double?>("listView(_:heightForRowAt:)")
+    /// `listView(_:willDisplay:forRowAt:)`.
+    public let willDisplayCell = DelegateMethod<ListView, ListCell, IndexPath, Void>("listView(_:willDisplay:forRowAt:)")
+    /// The scroll methods the protocol inherits.
+    public let scroll = ScrollViewDelegateProxy.Methods()
+
+    /// Creates the table; a proxy reads its methods from its own static instance.
+    public init() {}
+  }
+
+  /// The methods of ``ListViewDelegate``, declared once.
+  public static let methods = Methods()
+
   @exclusivity(unchecked) private weak var target: (any ListViewDelegate)?
 
   /// The weak storage of the forwardee.
@@ -23,57 +48,53 @@ public final class ListViewDelegateProxy: DelegateProxy<any ListViewDelegate> {
     get { target }
     set { target = newValue }
   }
-
-  /// The methods of ``ListViewDelegate`` and ``ScrollViewDelegate``.
-  public override class var methods: [ProxyMethod] {
-    [
-      .value("listView(_:shouldHighlightRowAt:)"), .value("listView(_:willSelectRowAt:)"),
-      .void("listView(_:didSelectRowAt:)"), .value("listView(_:willDeselectRowAt:)"),
-      .void("listView(_:didDeselectRowAt:)"), .optional("listView(_:heightForRowAt:)"),
-      .void("listView(_:willDisplay:forRowAt:)"),
-    ] + ScrollViewDelegateProxy.scrollMethods
-  }
 }
 
 extension ListViewDelegateProxy: ListViewDelegate {
-  /// Forwards the call; `true` without a forwardee.
+  /// Asks the delegate; `true` without one.
   public func listView(_ listView: ListView, shouldHighlightRowAt indexPath: IndexPath) -> Bool {
-    forward(#function, listView, indexPath, orElse: true) { $0.listView($1, shouldHighlightRowAt: $2) }
+    forward(Self.methods.shouldHighlightRow, listView, indexPath, orElse: true) {
+      $0.listView($1, shouldHighlightRowAt: $2)
+    }
   }
-  /// Forwards the call; `indexPath` without a forwardee.
+  /// Asks the delegate; `indexPath` without one.
   public func listView(_ listView: ListView, willSelectRowAt indexPath: IndexPath) -> IndexPath? {
-    forward(#function, listView, indexPath, orElse: indexPath) { $0.listView($1, willSelectRowAt: $2) }
+    forward(Self.methods.willSelectRow, listView, indexPath, orElse: indexPath) { $0.listView($1, willSelectRowAt: $2) }
   }
-  /// Forwards the call.
+  /// Tells the delegate.
   public func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {
-    forward(#function, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
+    forward(Self.methods.didSelectRow, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
   }
-  /// Forwards the call; `indexPath` without a forwardee.
+  /// Asks the delegate; `indexPath` without one.
   public func listView(_ listView: ListView, willDeselectRowAt indexPath: IndexPath) -> IndexPath? {
-    forward(#function, listView, indexPath, orElse: indexPath) { $0.listView($1, willDeselectRowAt: $2) }
+    forward(Self.methods.willDeselectRow, listView, indexPath, orElse: indexPath) {
+      $0.listView($1, willDeselectRowAt: $2)
+    }
   }
-  /// Forwards the call.
+  /// Tells the delegate.
   public func listView(_ listView: ListView, didDeselectRowAt indexPath: IndexPath) {
-    forward(#function, listView, indexPath) { $0.listView($1, didDeselectRowAt: $2) }
+    forward(Self.methods.didDeselectRow, listView, indexPath) { $0.listView($1, didDeselectRowAt: $2) }
   }
-  /// Forwards the call; `nil` (the list's row height) without a forwardee.
+  /// Asks the delegate; `nil` (the list's row height) without one.
   public func listView(_ listView: ListView, heightForRowAt indexPath: IndexPath) -> Double? {
-    forward(#function, listView, indexPath) { $0.listView($1, heightForRowAt: $2) }
+    forward(Self.methods.heightForRow, listView, indexPath, orElse: nil) { $0.listView($1, heightForRowAt: $2) }
   }
-  /// Forwards the call.
+  /// Tells the delegate.
   public func listView(_ listView: ListView, willDisplay cell: ListCell, forRowAt indexPath: IndexPath) {
-    forward(#function, listView, cell, indexPath) { $0.listView($1, willDisplay: $2, forRowAt: $3) }
+    forward(Self.methods.willDisplayCell, listView, cell, indexPath) { $0.listView($1, willDisplay: $2, forRowAt: $3) }
   }
-  /// Forwards the call.
+  /// Passes the scroll on to the delegate.
   public func scrollViewDidScroll(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewDidScroll($1) }
+    forward(Self.methods.scroll.didScroll, scrollView) { $0.scrollViewDidScroll($1) }
   }
-  /// Forwards the call.
+  /// Passes the start of a drag on to the delegate.
   public func scrollViewWillBeginDragging(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewWillBeginDragging($1) }
+    forward(Self.methods.scroll.willBeginDragging, scrollView) { $0.scrollViewWillBeginDragging($1) }
   }
-  /// Forwards the call.
+  /// Passes the end of a drag on to the delegate.
   public func scrollViewDidEndDragging(_ scrollView: ScrollableView, willDecelerate decelerate: Bool) {
-    forward(#function, scrollView, decelerate) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
+    forward(Self.methods.scroll.didEndDragging, scrollView, decelerate) {
+      $0.scrollViewDidEndDragging($1, willDecelerate: $2)
+    }
   }
 }

@@ -5,9 +5,27 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = try scrollView.installProxy(ScrollViewDelegateProxy())
-/// try proxy.addHook(for: "scrollViewWillBeginDragging(_:)", at: .after) { _ in print("scroll start") }
+/// try proxy.hookAfter(\.willBeginDragging) { _ in print("scroll start") }
 /// ```
-public final class ScrollViewDelegateProxy: DelegateProxy<any ScrollViewDelegate> {
+public final class ScrollViewDelegateProxy: DelegateProxy<any ScrollViewDelegate>, TypedDelegateProxy {
+  /// The methods of ``ScrollViewDelegate``. The list and grid proxies embed this table, since
+  /// their protocols refine ``ScrollViewDelegate``.
+  public struct Methods: DelegateMethodTable {
+    /// `scrollViewDidScroll(_:)`.
+    public let didScroll = DelegateMethod<ScrollableView, Void>("scrollViewDidScroll(_:)")
+    /// `scrollViewWillBeginDragging(_:)`.
+    public let willBeginDragging = DelegateMethod<ScrollableView, Void>("scrollViewWillBeginDragging(_:)")
+    /// `scrollViewDidEndDragging(_:willDecelerate:)`.
+    public let didEndDragging = DelegateMethod<ScrollableView, Bool, Void>(
+      "scrollViewDidEndDragging(_:willDecelerate:)")
+
+    /// Creates the table; a proxy reads its methods from its own static instance.
+    public init() {}
+  }
+
+  /// The methods of ``ScrollViewDelegate``, declared once.
+  public static let methods = Methods()
+
   private weak var target: (any ScrollViewDelegate)?
 
   /// The weak storage of the forwardee.
@@ -15,28 +33,19 @@ public final class ScrollViewDelegateProxy: DelegateProxy<any ScrollViewDelegate
     get { target }
     set { target = newValue }
   }
-
-  /// The methods of ``ScrollViewDelegate``.
-  public override class var methods: [ProxyMethod] { ScrollViewDelegateProxy.scrollMethods }
-
-  /// The scroll methods, shared by the list and grid proxies whose protocols refine ``ScrollViewDelegate``.
-  static let scrollMethods: [ProxyMethod] = [
-    .void("scrollViewDidScroll(_:)"), .void("scrollViewWillBeginDragging(_:)"),
-    .void("scrollViewDidEndDragging(_:willDecelerate:)"),
-  ]
 }
 
 extension ScrollViewDelegateProxy: ScrollViewDelegate {
-  /// Forwards the call.
+  /// Passes the scroll on to the delegate.
   public func scrollViewDidScroll(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewDidScroll($1) }
+    forward(Self.methods.didScroll, scrollView) { $0.scrollViewDidScroll($1) }
   }
-  /// Forwards the call.
+  /// Passes the start of a drag on to the delegate.
   public func scrollViewWillBeginDragging(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewWillBeginDragging($1) }
+    forward(Self.methods.willBeginDragging, scrollView) { $0.scrollViewWillBeginDragging($1) }
   }
-  /// Forwards the call.
+  /// Passes the end of a drag on to the delegate.
   public func scrollViewDidEndDragging(_ scrollView: ScrollableView, willDecelerate decelerate: Bool) {
-    forward(#function, scrollView, decelerate) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
+    forward(Self.methods.didEndDragging, scrollView, decelerate) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
   }
 }

@@ -1,21 +1,33 @@
-import DelegateProxyKit
-
-/// A host whose delegate calls go through a `DelegateSlot`, so proxies can
-/// be installed between the host and its delegate.
+/// A host whose delegate calls go through a ``DelegateSlot``, so proxies can be installed
+/// between the host and its delegate: the install and remove API for any host type.
 ///
-/// Every HeadlessUI host with a delegate conforms: ``ScrollView``, ``ListView``, ``GridView``,
-/// ``TextField``, ``Screen`` (its lifecycle delegate) and ``Application``. The host's own
-/// delegate property keeps returning the user's delegate with proxies installed; the host calls
-/// the slot's outermost proxy when there is one, else the delegate.
+/// Every HeadlessUI host conforms; so can a host class of your own. Give it a slot, send its
+/// delegate calls to the slot's head, and keep the slot told of delegate changes:
 ///
 /// ```swift
-/// let proxy = try list.installProxy(ListViewDelegateProxy())
-/// try proxy.addHook(for: "listView(_:didSelectRowAt:)", at: .after) { invocation in
-///   print("selected", try invocation.argument(1, as: IndexPath.self))
+/// final class PaymentSheet: DelegateHosting {
+///   let delegateSlot = DelegateSlot<any PaymentDelegate>()
+///   weak var delegate: (any PaymentDelegate)? {
+///     didSet { delegateSlot.delegateDidChange(to: delegate) }
+///   }
+///   var hostedDelegate: (any PaymentDelegate)? { delegate }
+///
+///   func pay(_ amount: Int) {
+///     let target = delegateSlot.head ?? delegate     // the outermost proxy, else the delegate
+///     _ = try? target?.authorize(amount, ledger: ledger)
+///   }
 /// }
-/// list.delegate === myDelegate  // still true
+///
+/// let proxy = try sheet.installProxy(PaymentDelegateProxy())
+/// sheet.delegate === myDelegate   // still true
 /// ```
-@MainActor
+///
+/// A main-actor host (as UIKit's are) conforms with an isolated conformance,
+/// `extension MyView: @MainActor DelegateHosting`, and is then used from the main actor.
+///
+/// The host's own `delegate` property keeps returning the user's delegate with proxies
+/// installed; installing a proxy type twice returns the one installed; proxies of different
+/// types stack, and can be removed in any order.
 public protocol DelegateHosting: AnyObject {
   /// The delegate protocol, as an existential: `any ListViewDelegate`.
   associatedtype Delegate
@@ -34,8 +46,8 @@ extension DelegateHosting {
   ///
   /// - Parameter make: The proxy to install, e.g. `ListViewDelegateProxy()`.
   /// - Returns: The installed proxy.
-  /// - Throws: `DelegateProxyError.proxyDoesNotConform(proxyType:delegateType:)`
-  ///   when the proxy does not conform to the host's delegate protocol; nothing changes then.
+  /// - Throws: ``DelegateProxyError/proxyDoesNotConform(proxyType:delegateType:)`` when the
+  ///   proxy does not conform to the host's delegate protocol; nothing changes then.
   @discardableResult
   public func installProxy<Proxy: DelegateProxy<Delegate>>(
     _ make: @autoclosure () -> Proxy

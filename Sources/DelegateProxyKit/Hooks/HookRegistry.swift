@@ -1,0 +1,403 @@
+import Synchronization
+
+/// The hooks and observers installed on one proxy, or on every proxy of one type.
+///
+/// A registry is `Sendable`: hooks can be added and removed from any thread while calls are
+/// forwarded on another. Every change publishes a new immutable snapshot; a forwarded call reads
+/// the snapshot current when it starts, without a lock, and runs exactly the hooks in it, so a
+/// hook may itself install or remove hooks.
+///
+/// Typed hooks are installed on the proxy (`hookBefore(_:once:_:)` and its
+/// siblings). The registry is the *dynamic layer*: tools that know a method only by name (rules
+/// files, debugging, the strategy comparison) look it up, install string-keyed hooks that
+/// receive an ``Invocation``, and stream calls. It also holds the error handler and removes
+/// everything at once.
+///
+/// ```swift
+/// let hooks = proxy.hooks            // Sendable: hand it to any thread
+/// Task.detached {
+///   try hooks.addHook(for: "listView(_:didSelectRowAt:)", at: .after) { invocation in
+///     print(try invocation.argument(1, as: IndexPath.self))
+///   }
+/// }
+/// ```
+public final class HookRegistry: Sendable {
+  private struct MethodHookLists: Sendable {
+    let method: ProxyMethod
+    var before: [HookEntry] = []
+    var instead: [HookEntry] = []
+    var after: [HookEntry] = []
+
+    var all: [HookEntry] { before + instead + after }
+    var isEmpty: Bool { before.isEmpty && instead.isEmpty && after.isEmpty }
+
+    mutating func append(_ entry: HookEntry) {
+      switch entry.position {
+      case .before: before.append(entry)
+      case .instead: instead.append(entry)
+      case .after: after.append(entry)
+      }
+    }
+
+    mutating func remove(id: UInt64) -> HookEntry? {
+      for position in HookPosition.allCases {
+        switch position {
+        case .before: if let index = before.firstIndex(where: { $0.id == id }) { return before.remove(at: index) }
+        case .instead: if let index = instead.firstIndex(where: { $0.id == id }) { return instead.remove(at: index) }
+        case .after: if let index = after.firstIndex(where: { $0.id == id }) { return after.remove(at: index) }
+        }
+      }
+      return nil
+    }
+  }
+
+  private struct State: Sendable {
+    /// Hooks by method, methods in the order their first hook was installed.
+    var lists: [MethodHookLists] = []
+    var count = 0
+    var nextID: UInt64 = 1
+    var isAlive = true
+    var errorHandler: (@Sendable (DelegateProxyError) -> Void)?
+    /// Snapshots replaced while a call may still be reading them; released once no call is.
+    var retired: [UInt] = []
+  }
+
+  /// The published ``HookSnapshot`` (retained), or `nil` when no hook is installed.
+  @usableFromInline internal let published = Atomic<UInt>(0)
+  /// The calls reading a snapshot right now. A replaced snapshot is released only when this is
+  /// zero, so a call never reads freed memory and never takes a lock.
+  @usableFromInline internal let readers = Atomic<Int>(0)
+  private let state = SanitizerVisibleMutex(State())
+  private let proxyType: DelegateProxyBase.Type
+  /// Whether this registry holds type-wide hooks.
+  private let isTypeWide: Bool
+
+  internal init(proxyType: DelegateProxyBase.Type, isTypeWide: Bool) {
+    self.proxyType = proxyType
+    self.isTypeWide = isTypeWide
+  }
+
+  deinit {
+    if let current = UnsafeMutableRawPointer(bitPattern: published.load(ordering: .acquiring)) {
+      Unmanaged<HookSnapshot>.fromOpaque(current).release()
+    }
+    let retired = state.withLock { state in
+      let retired = state.retired
+      state.retired = []
+      return retired
+    }
+    release(retired)
+  }
+
+  /// Whether no hook or observer is installed. One relaxed atomic load.
+  @inlinable public var isEmpty: Bool { published.load(ordering: .relaxed) == 0 }
+
+  /// The number of hooks and observers installed.
+  public var count: Int { state.withLock { $0.count } }
+
+  /// The name of the proxy type these hooks belong to.
+  public var proxyTypeName: String { String(describing: proxyType) }
+
+  /// Sets the function that receives errors raised while hooks run (a string-keyed hook that
+  /// threw, an `instead` hook that produced a value of the wrong type, a forwarding loop).
+  ///
+  /// Without a handler, errors go to the handler of the proxy type's ``DelegateProxyBase/typeHooks``
+  /// and, failing that, are printed to standard error. They are never dropped silently.
+  ///
+  /// - Parameter handler: The function to call, or `nil` to remove it.
+  public func setErrorHandler(_ handler: (@Sendable (DelegateProxyError) -> Void)?) {
+    state.withLock { $0.errorHandler = handler }
+  }
+
+  // MARK: The dynamic layer
+
+  /// The method of the proxy's protocol with this selector.
+  ///
+  /// ```swift
+  /// let method = try proxy.hooks.method(named: "listView(_:didSelectRowAt:)")
+  /// ```
+  ///
+  /// - Parameter selector: The method's `#function` name.
+  /// - Returns: The type-erased method reference declared in the proxy's method table.
+  /// - Throws: ``DelegateProxyError/unknownSelector(selector:proxyType:)`` when the protocol has
+  ///   no such method; ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)``
+  ///   when its declaration is malformed.
+  public func method(named selector: String) throws(DelegateProxyError) -> ProxyMethod {
+    guard let method = MethodCatalogs.catalog(for: proxyType).methods[selector] else {
+      throw .unknownSelector(selector: selector, proxyType: proxyTypeName)
+    }
+    try check(method)
+    return method
+  }
+
+  /// Every method the proxy's table declares, in declaration order.
+  public var methods: [ProxyMethod] { MethodCatalogs.catalog(for: proxyType).ordered }
+
+  /// Installs a string-keyed hook that runs before or after calls of `selector`.
+  ///
+  /// The hook receives the call as an ``Invocation``, built only for calls that have such a
+  /// hook. A before hook sees the arguments; an after hook also sees the result (or the error).
+  /// To run code *instead of* a call by name, use ``addInsteadHook(for:once:_:)``.
+  ///
+  /// - Parameters:
+  ///   - selector: The method's `#function` name.
+  ///   - position: `.before` or `.after`.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook. If it throws, the error goes to the error handler and the call goes on.
+  /// - Returns: A token that removes the hook.
+  /// - Throws: ``DelegateProxyError/unknownSelector(selector:proxyType:)``,
+  ///   ``DelegateProxyError/argumentsNotSendable(selector:proxyType:)``,
+  ///   ``DelegateProxyError/insteadHookNeedsCall(selector:proxyType:)`` for `.instead`,
+  ///   ``DelegateProxyError/proxyDeallocated(proxyType:)``.
+  @discardableResult
+  public func addHook(
+    for selector: String, at position: HookPosition, once: Bool = false,
+    _ body: @escaping @Sendable (Invocation) throws -> Void
+  ) throws(DelegateProxyError) -> HookToken {
+    let method = try reifiableMethod(named: selector)
+    if position == .instead { throw .insteadHookNeedsCall(selector: selector, proxyType: proxyTypeName) }
+    return try install(method: method, position: position, once: once, kind: .invocation, invocationBody: body)
+  }
+
+  /// Installs a string-keyed `instead` hook with full control over the call.
+  ///
+  /// The hook receives an ``InsteadCall``: it may call ``InsteadCall/proceed()`` (which runs the
+  /// next `instead` hook or the forwardee), and may set ``InsteadCall/returnValue``. If it does
+  /// neither, the host gets what it would get with no delegate (nothing, `nil`, or the
+  /// proxy's fallback value).
+  ///
+  /// ```swift
+  /// try proxy.hooks.addInsteadHook(for: "textField(_:shouldChangeCharactersIn:replacementString:)") { call in
+  ///   let text = try call.invocation.argument(2, as: String.self)
+  ///   if text.contains("!") { call.returnValue = false } else { call.proceed() }
+  /// }
+  /// ```
+  ///
+  /// Only plain methods (neither `throws` nor `async`) take string-keyed instead hooks; typed
+  /// instead hooks (`hookInstead(_:once:_:)`)
+  /// cover every kind.
+  ///
+  /// - Parameters:
+  ///   - selector: The method's `#function` name.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook.
+  /// - Returns: A token that removes the hook.
+  /// - Throws: ``DelegateProxyError/unknownSelector(selector:proxyType:)``,
+  ///   ``DelegateProxyError/argumentsNotSendable(selector:proxyType:)``,
+  ///   ``DelegateProxyError/unsupportedEffects(selector:proxyType:effects:)``,
+  ///   ``DelegateProxyError/proxyDeallocated(proxyType:)``.
+  @discardableResult
+  public func addInsteadHook(
+    for selector: String, once: Bool = false, _ body: @escaping @Sendable (InsteadCall) throws -> Void
+  ) throws(DelegateProxyError) -> HookToken {
+    let method = try reifiableMethod(named: selector)
+    guard method.effects == .plain else {
+      throw .unsupportedEffects(selector: selector, proxyType: proxyTypeName, effects: method.effects)
+    }
+    return try install(method: method, position: .instead, once: once, kind: .insteadCall, insteadCallBody: body)
+  }
+
+  /// Returns a stream of every call of `selector`, delivered after each call returned.
+  ///
+  /// Every stream gets every call. A stream finishes when the proxy is deallocated; cancelling
+  /// the iterating task removes the stream's observer.
+  ///
+  /// ```swift
+  /// for await invocation in try proxy.hooks.invocations(of: "listView(_:didSelectRowAt:)") {
+  ///   print(invocation)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - selector: The method's `#function` name.
+  ///   - bufferingPolicy: What the stream keeps when its reader falls behind.
+  /// - Returns: The stream.
+  /// - Throws: ``DelegateProxyError/unknownSelector(selector:proxyType:)``,
+  ///   ``DelegateProxyError/argumentsNotSendable(selector:proxyType:)``,
+  ///   ``DelegateProxyError/proxyDeallocated(proxyType:)``.
+  public func invocations(
+    of selector: String,
+    bufferingPolicy: AsyncStream<Invocation>.Continuation.BufferingPolicy = .unbounded
+  ) throws(DelegateProxyError) -> AsyncStream<Invocation> {
+    try invocations(of: reifiableMethod(named: selector), bufferingPolicy: bufferingPolicy)
+  }
+
+  internal func invocations(
+    of method: ProxyMethod, bufferingPolicy: AsyncStream<Invocation>.Continuation.BufferingPolicy
+  ) throws(DelegateProxyError) -> AsyncStream<Invocation> {
+    let (stream, continuation) = AsyncStream<Invocation>.makeStream(bufferingPolicy: bufferingPolicy)
+    let token = try install(method: method, position: .after, once: false, kind: .stream, stream: continuation)
+    continuation.onTermination = { _ in _ = try? token.remove() }
+    return stream
+  }
+
+  /// Removes every hook and observer; streams finish.
+  ///
+  /// - Returns: The number of hooks removed.
+  @discardableResult
+  public func removeAll() -> Int {
+    let (removed, released): ([HookEntry], [UInt]) = state.withLock { state in
+      let all = state.lists.flatMap(\.all)
+      state.lists = []
+      state.count = 0
+      return (all, publish(&state))
+    }
+    didRemove(removed, released: released)
+    return removed.count
+  }
+
+  // MARK: Installing and removing
+
+  private func reifiableMethod(named selector: String) throws(DelegateProxyError) -> ProxyMethod {
+    let method = try method(named: selector)
+    guard method.isReifiable else { throw .argumentsNotSendable(selector: selector, proxyType: proxyTypeName) }
+    return method
+  }
+
+  private func check(_ method: ProxyMethod) throws(DelegateProxyError) {
+    if let problem = method.declaration.problem {
+      throw .invalidMethodDeclaration(selector: method.selector, proxyType: proxyTypeName, reason: problem)
+    }
+  }
+
+  /// Installs a typed hook; the proxy's typed installers call it.
+  internal func installTyped(
+    method: ProxyMethod, position: HookPosition, once: Bool, kind: HookEntry.Kind, box: AnyObject
+  ) throws(DelegateProxyError) -> HookToken {
+    try check(method)
+    return try install(method: method, position: position, once: once, kind: kind, box: box)
+  }
+
+  private func install(
+    method: ProxyMethod, position: HookPosition, once: Bool, kind: HookEntry.Kind, box: AnyObject? = nil,
+    invocationBody: (@Sendable (Invocation) throws -> Void)? = nil,
+    insteadCallBody: (@Sendable (InsteadCall) throws -> Void)? = nil,
+    stream: AsyncStream<Invocation>.Continuation? = nil
+  ) throws(DelegateProxyError) -> HookToken {
+    let outcome: (id: UInt64, released: [UInt])? = state.withLock { state in
+      guard state.isAlive else { return nil }
+      let id = state.nextID
+      state.nextID += 1
+      let entry = HookEntry(
+        kind: kind, id: id, method: method, position: position, once: once, registry: self, box: box,
+        invocationBody: invocationBody, insteadCallBody: insteadCallBody, stream: stream)
+      if let index = state.lists.firstIndex(where: { $0.method === method }) {
+        state.lists[index].append(entry)
+      } else {
+        var lists = MethodHookLists(method: method)
+        lists.append(entry)
+        state.lists.append(lists)
+      }
+      state.count += 1
+      return (id, publish(&state))
+    }
+    guard let outcome else { throw .proxyDeallocated(proxyType: proxyTypeName) }
+    release(outcome.released)
+    return HookToken(id: outcome.id, method: method, position: position, registry: self)
+  }
+
+  /// Removes the hook `id`. Returns `nil` when the registry is dead, else whether it removed anything.
+  internal func remove(id: UInt64) -> Bool? {
+    let result: (alive: Bool, removed: HookEntry?, released: [UInt]) = state.withLock { state in
+      guard state.isAlive else { return (false, nil, []) }
+      for index in state.lists.indices {
+        guard let removed = state.lists[index].remove(id: id) else { continue }
+        if state.lists[index].isEmpty { state.lists.remove(at: index) }
+        state.count -= 1
+        return (true, removed, publish(&state))
+      }
+      return (true, nil, [])
+    }
+    guard result.alive else { return nil }
+    didRemove(result.removed.map { [$0] } ?? [], released: result.released)
+    // A run-once hook that a call already claimed counts as gone: it ran.
+    guard let removed = result.removed else { return false }
+    return !(removed.once && removed.claimed.load(ordering: .acquiring))
+  }
+
+  internal func contains(id: UInt64) -> Bool {
+    state.withLock { state in state.lists.contains { $0.all.contains { $0.id == id } } }
+  }
+
+  /// Called when the owning proxy is deallocated: finishes streams, refuses new hooks.
+  internal func invalidate() {
+    let (removed, released): ([HookEntry], [UInt]) = state.withLock { state in
+      state.isAlive = false
+      let all = state.lists.flatMap(\.all)
+      state.lists = []
+      state.count = 0
+      return (all, publish(&state))
+    }
+    didRemove(removed, released: released)
+  }
+
+  /// Publishes the current lists as a new snapshot; returns the snapshots that can be released
+  /// now (outside the lock: releasing runs deinitializers of captured values).
+  private func publish(_ state: inout State) -> [UInt] {
+    let snapshot: UnsafeMutableRawPointer? =
+      state.lists.isEmpty
+      ? nil
+      : Unmanaged.passRetained(
+        HookSnapshot(
+          methods: state.lists.map {
+            MethodHooks(method: $0.method, before: $0.before, instead: $0.instead, after: $0.after)
+          })
+      ).toOpaque()
+    // Sequentially consistent with the readers' increment-then-load: either a call's load sees
+    // the new snapshot, or this load sees the call's increment and keeps the old one alive.
+    let old = published.exchange(UInt(bitPattern: snapshot), ordering: .sequentiallyConsistent)
+    if old != 0 { state.retired.append(old) }
+    guard !state.retired.isEmpty, readers.load(ordering: .sequentiallyConsistent) == 0 else { return [] }
+    let released = state.retired
+    state.retired = []
+    return released
+  }
+
+  private func release(_ snapshots: [UInt]) {
+    for snapshot in snapshots {
+      if let pointer = UnsafeMutableRawPointer(bitPattern: snapshot) { Unmanaged<HookSnapshot>.fromOpaque(pointer).release() }
+    }
+  }
+
+  private func didRemove(_ entries: [HookEntry], released: [UInt]) {
+    release(released)
+    for entry in entries { entry.stream?.finish() }
+  }
+
+  // MARK: Reading, from the forwarding path
+
+  /// Starts reading the published snapshot: `nil` when no hook is installed. A non-`nil` result
+  /// must be handed to ``endRead()`` when the call no longer uses it.
+  @inlinable
+  internal func beginRead() -> Unmanaged<HookSnapshot>? {
+    guard published.load(ordering: .relaxed) != 0 else { return nil }
+    readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+    guard let snapshot = UnsafeMutableRawPointer(bitPattern: published.load(ordering: .sequentiallyConsistent)) else {
+      readers.wrappingSubtract(1, ordering: .releasing)
+      return nil
+    }
+    return Unmanaged<HookSnapshot>.fromOpaque(snapshot)
+  }
+
+  /// Ends a read started by ``beginRead()``.
+  @inlinable
+  internal func endRead() {
+    readers.wrappingSubtract(1, ordering: .releasing)
+  }
+
+  /// Removes a run-once hook that a call claimed and ran.
+  internal func removeClaimed(_ entry: HookEntry) {
+    _ = remove(id: entry.id)
+  }
+
+  internal func report(_ error: DelegateProxyError) {
+    if let handler = state.withLock({ $0.errorHandler }) {
+      handler(error)
+    } else if !isTypeWide, let handler = TypeHooks.existingRegistry(for: proxyType)?.state.withLock({ $0.errorHandler })
+    {
+      handler(error)
+    } else {
+      FileOutput.standardError("DelegateProxyKit: \(error)\n")
+    }
+  }
+}

@@ -1,0 +1,52 @@
+/// Identifies one installed hook; removes it.
+///
+/// ```swift
+/// let token = try proxy.hookBefore(\.didSelectRow) { list, indexPath in }
+/// try token.remove()   // true
+/// try token.remove()   // false: already removed
+/// ```
+public final class HookToken: Sendable, Hashable {
+  /// The method the hook is installed on.
+  public let method: ProxyMethod
+  /// Where the hook runs.
+  public let position: HookPosition
+  private let id: UInt64
+  private let proxyTypeName: String
+  private weak let registry: HookRegistry?
+
+  internal init(id: UInt64, method: ProxyMethod, position: HookPosition, registry: HookRegistry) {
+    self.id = id
+    self.method = method
+    self.position = position
+    self.proxyTypeName = registry.proxyTypeName
+    self.registry = registry
+  }
+
+  /// The selector of the method the hook is installed on.
+  public var selector: String { method.selector }
+
+  /// Removes the hook.
+  ///
+  /// Idempotent: the first call removes the hook and returns `true`, later calls return `false`.
+  /// A run-once hook that already ran counts as removed.
+  ///
+  /// - Returns: Whether this call removed the hook.
+  /// - Throws: ``DelegateProxyError/proxyDeallocated(proxyType:)`` when the proxy the hook was
+  ///   installed on no longer exists; nothing changes.
+  @discardableResult
+  public func remove() throws(DelegateProxyError) -> Bool {
+    guard let registry, let removed = registry.remove(id: id) else {
+      throw .proxyDeallocated(proxyType: proxyTypeName)
+    }
+    return removed
+  }
+
+  /// Whether the hook is still installed.
+  public var isInstalled: Bool { registry?.contains(id: id) ?? false }
+
+  /// Tokens are equal when they identify the same hook.
+  public static func == (lhs: HookToken, rhs: HookToken) -> Bool { lhs === rhs }
+
+  /// Hashes the token's identity.
+  public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

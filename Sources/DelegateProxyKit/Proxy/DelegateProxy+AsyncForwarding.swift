@@ -1,0 +1,194 @@
+import Synchronization
+
+// The `async` forwarding path. Every function runs in the caller's isolation
+// (`nonisolated(nonsending)`), so arguments that are not `Sendable` never cross isolation and a
+// main-actor delegate is called on the main actor without a hop.
+
+extension DelegateProxy {
+  /// Forwards a call of an `async` method that returns nothing; awaits the forwardee.
+  ///
+  /// ```swift
+  /// func player(_ player: Player, prepare url: URL) async {
+  ///   await forward(Self.methods.prepare, player, url) { await $0.player($1, prepare: $2) }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - method: The method's declaration in the proxy's table.
+  ///   - arguments: The method's arguments.
+  ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  @inlinable
+  nonisolated(nonsending) public final func forward<each Argument>(
+    _ method: @autoclosure () -> AsyncDelegateMethod<repeat each Argument, Void>, _ arguments: repeat each Argument,
+    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async -> Void
+  ) async {
+    await forward(method(), repeat each arguments, orElse: (), to: call)
+  }
+
+  /// Forwards a call of an `async` method that returns a value; awaits the forwardee.
+  ///
+  /// - Parameters:
+  ///   - method: The method's declaration in the proxy's table.
+  ///   - arguments: The method's arguments.
+  ///   - fallback: What the host gets when there is no forwardee.
+  ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
+  @inlinable
+  nonisolated(nonsending) public final func forward<each Argument, Result>(
+    _ method: @autoclosure () -> AsyncDelegateMethod<repeat each Argument, Result>, _ arguments: repeat each Argument,
+    orElse fallback: @autoclosure () -> Result,
+    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async -> Result
+  ) async -> Result {
+    if hasNoHooks, forwardeeProxyLink.load(ordering: .relaxed) == 0 {
+      guard let forwardee = weakForwardee else { return fallback() }
+      return await call(forwardee, repeat each arguments)
+    }
+    let method = method()
+    return await forwardAsync(method, method.reifier, repeat each arguments, orElse: fallback, to: call)
+  }
+
+  /// Forwards a call of an `async throws` method that returns nothing; awaits the forwardee and
+  /// passes its error on unchanged.
+  ///
+  /// - Parameters:
+  ///   - method: The method's declaration in the proxy's table.
+  ///   - arguments: The method's arguments.
+  ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
+  @inlinable
+  nonisolated(nonsending) public final func forward<each Argument, Failure: Error>(
+    _ method: @autoclosure () -> AsyncThrowingDelegateMethod<repeat each Argument, Void, Failure>,
+    _ arguments: repeat each Argument,
+    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Void
+  ) async throws(Failure) {
+    try await forward(method(), repeat each arguments, orElse: (), to: call)
+  }
+
+  /// Forwards a call of an `async throws` method that returns a value; awaits the forwardee and
+  /// passes its error on unchanged. Cancellation reaches the forwardee as it would without the
+  /// proxy: the proxy neither checks nor swallows it.
+  ///
+  /// ```swift
+  /// func fetchReceipt(for order: String) async throws -> Receipt {
+  ///   try await forward(Self.methods.fetchReceipt, order, orElse: .empty) { try await $0.fetchReceipt(for: $1) }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - method: The method's declaration in the proxy's table.
+  ///   - arguments: The method's arguments.
+  ///   - fallback: What the host gets when there is no forwardee.
+  ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
+  /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
+  @inlinable
+  nonisolated(nonsending) public final func forward<each Argument, Result, Failure: Error>(
+    _ method: @autoclosure () -> AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>,
+    _ arguments: repeat each Argument, orElse fallback: @autoclosure () -> Result,
+    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result
+  ) async throws(Failure) -> Result {
+    if hasNoHooks, forwardeeProxyLink.load(ordering: .relaxed) == 0 {
+      guard let forwardee = weakForwardee else { return fallback() }
+      return try await call(forwardee, repeat each arguments)
+    }
+    let method = method()
+    return try await forwardAsync(method, method.reifier, repeat each arguments, orElse: fallback, to: call)
+  }
+
+  // MARK: The path with hooks or a proxy forwardee
+
+  @inlinable
+  nonisolated(nonsending) internal final func forwardAsync<each Argument, Result, Failure: Error>(
+    _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?, _ arguments: repeat each Argument,
+    orElse fallback: () -> Result,
+    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result
+  ) async throws(Failure) -> Result {
+    let chain = AsyncForwardingChain.chain(into: identityBits, type: typeIdentityBits)
+    if chain.loops {
+      reportCycle(method.selector)
+      return fallback()
+    }
+    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : callHooks(for: method)
+    if hooks.isEmpty {
+      return try await callForwardeeAsync(method, repeat each arguments, orElse: fallback, to: call)
+    }
+    var invocation: Invocation? = nil
+    if let before = hooks.typeWide?.before, !before.isEmpty {
+      runBefore(before, method, reifier, repeat each arguments, invocation: &invocation)
+    }
+    if let before = hooks.instance?.before, !before.isEmpty {
+      runBefore(before, method, reifier, repeat each arguments, invocation: &invocation)
+    }
+    let outcome: Swift.Result<Result, Failure>
+    do throws(Failure) {
+      if hooks.insteadCount > 0 {
+        outcome = .success(
+          try await runInsteadAsync(hooks, from: 0, method, repeat each arguments, orElse: fallback(), to: call))
+      } else {
+        outcome = .success(try await callForwardeeAsync(method, repeat each arguments, orElse: fallback, to: call))
+      }
+    } catch {
+      outcome = .failure(error)
+    }
+    if let after = hooks.typeWide?.after, !after.isEmpty {
+      runAfter(after, method, reifier, outcome, repeat each arguments, invocation: &invocation)
+    }
+    if let after = hooks.instance?.after, !after.isEmpty {
+      runAfter(after, method, reifier, outcome, repeat each arguments, invocation: &invocation)
+    }
+    return try outcome.get()
+  }
+
+  /// Runs the async instead chain from hook `index`; past its end, awaits the forwardee.
+  ///
+  /// The fallback is a value here: an instead hook hands the rest of the call on as an
+  /// ``AsyncOriginalCall``, which holds it across suspensions.
+  @inlinable
+  nonisolated(nonsending) internal final func runInsteadAsync<each Argument, Result, Failure: Error>(
+    _ hooks: CallHooks, from index: Int, _ method: ProxyMethod, _ arguments: repeat each Argument,
+    orElse fallback: Result,
+    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result
+  ) async throws(Failure) -> Result {
+    var index = index
+    while index < hooks.insteadCount {
+      let entry = hooks.instead(index)
+      index += 1
+      guard entry.kind == .instead, entry.claim() else { continue }
+      defer { entry.retireIfOnce() }
+      let hook = unsafeDowncast(
+        entry.box.unsafelyUnwrapped, to: AsyncInsteadHook<Delegate, repeat each Argument, Result, Failure>.self)
+      let original = AsyncOriginalCall(
+        proxy: self, hooks: hooks, next: index, method: method, fallback: fallback, call: call)
+      return try await hook.body(original, repeat each arguments)
+    }
+    return try await callForwardeeAsync(method, repeat each arguments, orElse: { fallback }, to: call)
+  }
+
+  /// Awaits the forwardee; a proxy forwardee is entered through the task-local loop guard.
+  @inlinable
+  nonisolated(nonsending) internal final func callForwardeeAsync<each Argument, Result, Failure: Error>(
+    _ method: ProxyMethod, _ arguments: repeat each Argument, orElse fallback: () -> Result,
+    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result
+  ) async throws(Failure) -> Result {
+    let link = forwardeeProxyLink.load(ordering: .relaxed)
+    guard link != 0 else {
+      guard let forwardee = weakForwardee else { return fallback() }
+      return try await call(forwardee, repeat each arguments)
+    }
+    let top = AsyncForwardingChain.current
+    guard (top?.depth ?? 0) < AsyncForwardingChain.capacity, let forwardee = proxyForwardee else {
+      if forwardeeProxyLink.load(ordering: .relaxed) != 0 { reportCycle(method.selector) }
+      return fallback()
+    }
+    let pushed = AsyncChainLink(proxy: identityBits, proxyType: typeIdentityBits, forwardee: link, next: top)
+    let packed = (repeat each arguments)
+    let outcome: Swift.Result<Result, Failure> = await AsyncForwardingChain.with(pushed) {
+      do throws(Failure) {
+        return .success(try await call(forwardee, repeat each packed))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try outcome.get()
+  }
+}

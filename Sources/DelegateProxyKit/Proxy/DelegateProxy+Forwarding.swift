@@ -1,0 +1,304 @@
+import Synchronization
+
+// The synchronous forwarding path: plain and throwing methods.
+
+extension DelegateProxy {
+  /// Forwards a call of a method that returns nothing.
+  ///
+  /// ```swift
+  /// func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {
+  ///   forward(Self.methods.didSelectRow, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
+  /// }
+  /// ```
+  ///
+  /// The method reference is evaluated only when hooks are installed. Hand the arguments to
+  /// `call` (`$1`, `$2`, …) rather than capturing them: a closure that captures nothing lets the
+  /// hook-free path pass them on without copying.
+  ///
+  /// - Parameters:
+  ///   - method: The method's declaration in the proxy's table: `Self.methods.didSelectRow`.
+  ///   - arguments: The method's arguments.
+  ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  @inlinable @inline(__always)
+  public final func forward<each Argument>(
+    _ method: @autoclosure () -> DelegateMethod<repeat each Argument, Void>, _ arguments: repeat each Argument,
+    to call: (Delegate, repeat each Argument) -> Void
+  ) {
+    forward(method(), repeat each arguments, orElse: (), to: call)
+  }
+
+  /// Forwards a call of a method that returns a value.
+  ///
+  /// ```swift
+  /// func listView(_ listView: ListView, heightForRowAt indexPath: IndexPath) -> Double? {
+  ///   forward(Self.methods.heightForRow, listView, indexPath, orElse: nil) { $0.listView($1, heightForRowAt: $2) }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - method: The method's declaration in the proxy's table.
+  ///   - arguments: The method's arguments.
+  ///   - fallback: What the host gets when there is no forwardee: what it would use with no
+  ///     delegate at all (`nil` for an `Optional` result that means "use the default").
+  ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
+  @inlinable @inline(__always)
+  public final func forward<each Argument, Result>(
+    _ method: @autoclosure () -> DelegateMethod<repeat each Argument, Result>, _ arguments: repeat each Argument,
+    orElse fallback: @autoclosure () -> Result, to call: (Delegate, repeat each Argument) -> Result
+  ) -> Result {
+    if hasNoHooks {
+      return callForwardee(nil, method().selector, repeat each arguments, orElse: fallback, to: call)
+    }
+    let method = method()
+    return forwardHooked(method, method.reifier, repeat each arguments, orElse: fallback, to: call)
+  }
+
+  /// Forwards a call of a throwing method that returns nothing; the forwardee's error reaches the
+  /// caller unchanged.
+  ///
+  /// - Parameters:
+  ///   - method: The method's declaration in the proxy's table.
+  ///   - arguments: The method's arguments.
+  ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
+  @inlinable @inline(__always)
+  public final func forward<each Argument, Failure: Error>(
+    _ method: @autoclosure () -> ThrowingDelegateMethod<repeat each Argument, Void, Failure>,
+    _ arguments: repeat each Argument, to call: (Delegate, repeat each Argument) throws(Failure) -> Void
+  ) throws(Failure) {
+    try forward(method(), repeat each arguments, orElse: (), to: call)
+  }
+
+  /// Forwards a call of a throwing method that returns a value; the forwardee's error reaches
+  /// the caller unchanged.
+  ///
+  /// ```swift
+  /// func authorize(_ payment: Payment, ledger: Ledger) throws -> Bool {
+  ///   try forward(Self.methods.authorize, payment, ledger, orElse: false) { try $0.authorize($1, ledger: $2) }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - method: The method's declaration in the proxy's table.
+  ///   - arguments: The method's arguments.
+  ///   - fallback: What the host gets when there is no forwardee.
+  ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
+  /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
+  @inlinable @inline(__always)
+  public final func forward<each Argument, Result, Failure: Error>(
+    _ method: @autoclosure () -> ThrowingDelegateMethod<repeat each Argument, Result, Failure>,
+    _ arguments: repeat each Argument, orElse fallback: @autoclosure () -> Result,
+    to call: (Delegate, repeat each Argument) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    if hasNoHooks {
+      return try callForwardee(nil, method().selector, repeat each arguments, orElse: fallback, to: call)
+    }
+    let method = method()
+    return try forwardHooked(method, method.reifier, repeat each arguments, orElse: fallback, to: call)
+  }
+
+  // MARK: The path with hooks
+
+  /// Calls the forwardee: one weak load for a delegate; for a proxy forwardee, through the loop
+  /// guard. `path` is the thread's forwarding path when the caller has it, else it is fetched
+  /// only if the forwardee is a proxy.
+  @inlinable @inline(__always)
+  internal final func callForwardee<each Argument, Result, Failure: Error>(
+    _ path: ForwardingPath?, _ selector: @autoclosure () -> String, _ arguments: repeat each Argument,
+    orElse fallback: () -> Result, to call: (Delegate, repeat each Argument) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let link = forwardeeProxyLink.load(ordering: .relaxed)
+    guard link != 0 else {
+      guard let forwardee = weakForwardee else { return fallback() }
+      return try call(forwardee, repeat each arguments)
+    }
+    let path = path ?? ForwardingPath.current
+    guard enterChain(path, link: link, method: selector()) else { return fallback() }
+    defer { path.pop() }
+    guard let forwardee = proxyForwardee else { return fallback() }
+    return try call(forwardee, repeat each arguments)
+  }
+
+  /// Runs a call with hooks: before hooks, the instead chain or the forwardee, after hooks.
+  /// Typed hooks get the arguments as they are; an ``Invocation`` is built only for a call that
+  /// has a string-keyed hook or a stream.
+  @inlinable
+  internal final func forwardHooked<each Argument, Result, Failure: Error>(
+    _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?, _ arguments: repeat each Argument,
+    orElse fallback: () -> Result, to call: (Delegate, repeat each Argument) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let path = ForwardingPath.current
+    switch planHookedCall(path, method: method) {
+    case .stop:
+      return fallback()
+    case .forward:
+      return try callForwardee(path, method.selector, repeat each arguments, orElse: fallback, to: call)
+    case .run:
+      break
+    }
+    let hooks = callHooks(for: method)
+    if hooks.isEmpty {
+      return try callForwardee(path, method.selector, repeat each arguments, orElse: fallback, to: call)
+    }
+    var invocation: Invocation? = nil
+    if let before = hooks.typeWide?.before, !before.isEmpty {
+      runBefore(before, method, reifier, repeat each arguments, invocation: &invocation)
+    }
+    if let before = hooks.instance?.before, !before.isEmpty {
+      runBefore(before, method, reifier, repeat each arguments, invocation: &invocation)
+    }
+    let outcome: Swift.Result<Result, Failure>
+    do throws(Failure) {
+      if hooks.insteadCount > 0 {
+        outcome = .success(
+          try runInstead(
+            hooks, from: 0, method, reifier, path, repeat each arguments, orElse: fallback, to: call))
+      } else {
+        outcome = .success(
+          try callForwardee(path, method.selector, repeat each arguments, orElse: fallback, to: call))
+      }
+    } catch {
+      outcome = .failure(error)
+    }
+    if let after = hooks.typeWide?.after, !after.isEmpty {
+      runAfter(after, method, reifier, outcome, repeat each arguments, invocation: &invocation)
+    }
+    if let after = hooks.instance?.after, !after.isEmpty {
+      runAfter(after, method, reifier, outcome, repeat each arguments, invocation: &invocation)
+    }
+    return try outcome.get()
+  }
+
+  /// Runs the instead chain from hook `index`; past its end, calls the forwardee.
+  @inlinable
+  internal final func runInstead<each Argument, Result, Failure: Error>(
+    _ hooks: CallHooks, from index: Int, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?,
+    _ path: ForwardingPath, _ arguments: repeat each Argument, orElse fallback: () -> Result,
+    to call: (Delegate, repeat each Argument) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    var index = index
+    while index < hooks.insteadCount {
+      let entry = hooks.instead(index)
+      index += 1
+      guard entry.kind == .instead || entry.kind == .insteadCall, entry.claim() else { continue }
+      defer { entry.retireIfOnce() }
+      let next = index
+      let packed = (repeat each arguments)
+      // The hook gets the rest of the call as a value; the closures it holds must not outlive
+      // the hook (`withoutActuallyEscaping` checks that), which keeps this path allocation-free.
+      let outcome: Swift.Result<Result, Failure> = withoutActuallyEscaping(call) { call in
+        withoutActuallyEscaping(fallback) { fallback in
+          let original = OriginalCall(
+            proxy: self, hooks: hooks, next: next, method: method, reifier: reifier, path: path, fallback: fallback,
+            call: call)
+          if entry.kind == .insteadCall, let reifier {
+            return .success(
+              runInsteadCall(entry, method, reifier, repeat each packed, orElse: fallback) {
+                do throws(Failure) {
+                  return try original(repeat each packed)
+                } catch {
+                  // String-keyed instead hooks are installed only on methods that cannot throw.
+                  preconditionFailure("'\(method.selector)' threw from a method declared plain")
+                }
+              })
+          }
+          let hook = unsafeDowncast(
+            entry.box.unsafelyUnwrapped, to: InsteadHook<Delegate, repeat each Argument, Result, Failure>.self)
+          do throws(Failure) {
+            return .success(try hook.body(original, repeat each packed))
+          } catch {
+            return .failure(error)
+          }
+        }
+      }
+      return try outcome.get()
+    }
+    return try callForwardee(path, method.selector, repeat each arguments, orElse: fallback, to: call)
+  }
+
+  /// Runs a string-keyed instead hook: it may proceed, replace the value, or do neither.
+  @inlinable
+  internal final func runInsteadCall<each Argument, Result>(
+    _ entry: HookEntry, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>,
+    _ arguments: repeat each Argument, orElse fallback: () -> Result, original: () -> Result
+  ) -> Result {
+    withoutActuallyEscaping(original) { original in
+      var originalResult: Result? = nil
+      let call = InsteadCall(
+        invocation: Invocation(selector: method.selector, arguments: reifier.arguments((repeat each arguments)))
+      ) {
+        let result = original()
+        originalResult = result
+        return reifier.result(result)
+      }
+      runInsteadCallBody(entry, call)
+      guard call.producedValue, let produced = call.returnValue else { return fallback() }
+      if let typed = reifier.typedResult(produced) { return typed }
+      report(
+        .returnTypeMismatch(
+          selector: method.selector, returns: String(describing: Result.self),
+          requested: String(describing: type(of: produced))))
+      return originalResult ?? original()
+    }
+  }
+
+  @inlinable
+  internal final func runBefore<each Argument, Result>(
+    _ entries: [HookEntry], _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?,
+    _ arguments: repeat each Argument, invocation: inout Invocation?
+  ) {
+    for entry in entries where entry.claim() {
+      switch entry.kind {
+      case .arguments:
+        unsafeDowncast(entry.box.unsafelyUnwrapped, to: ArgumentsHook<repeat each Argument>.self).body(
+          repeat each arguments)
+      case .invocation, .stream:
+        if invocation == nil, let reifier {
+          invocation = Invocation(selector: method.selector, arguments: reifier.arguments((repeat each arguments)))
+        }
+        if let invocation { runInvocationHook(entry, invocation) }
+      default:
+        break
+      }
+      entry.retireIfOnce()
+    }
+  }
+
+  @inlinable
+  internal final func runAfter<each Argument, Result, Failure: Error>(
+    _ entries: [HookEntry], _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?,
+    _ outcome: Swift.Result<Result, Failure>, _ arguments: repeat each Argument, invocation: inout Invocation?
+  ) {
+    for entry in entries where entry.claim() {
+      switch entry.kind {
+      case .arguments:
+        unsafeDowncast(entry.box.unsafelyUnwrapped, to: ArgumentsHook<repeat each Argument>.self).body(
+          repeat each arguments)
+      case .value:
+        if case .success(let value) = outcome {
+          unsafeDowncast(entry.box.unsafelyUnwrapped, to: ResultHook<Result, repeat each Argument>.self).body(
+            value, repeat each arguments)
+        }
+      case .outcome:
+        unsafeDowncast(entry.box.unsafelyUnwrapped, to: ResultHook<Swift.Result<Result, Failure>, repeat each Argument>.self)
+          .body(outcome, repeat each arguments)
+      case .invocation, .stream:
+        if let reifier {
+          var finished =
+            invocation ?? Invocation(selector: method.selector, arguments: reifier.arguments((repeat each arguments)))
+          switch outcome {
+          case .success(let value): finished.finish(returning: reifier.result(value))
+          case .failure(let error): finished.finish(throwing: error)
+          }
+          invocation = finished
+          runInvocationHook(entry, finished)
+        }
+      default:
+        break
+      }
+      entry.retireIfOnce()
+    }
+  }
+}

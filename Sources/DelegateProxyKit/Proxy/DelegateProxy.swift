@@ -1,0 +1,97 @@
+import Synchronization
+
+/// A proxy that conforms to a delegate protocol and forwards every call to the real delegate.
+///
+/// Subclass it once per protocol: declare the protocol's methods once as a
+/// ``DelegateMethodTable`` (adopting ``TypedDelegateProxy``), declare weak storage for the
+/// forwardee, and write each method as one call to `forward`, which passes the call on unchanged
+/// and runs any hooks:
+///
+/// ```swift
+/// final class DownloadDelegateProxy: DelegateProxy<any DownloadDelegate>, TypedDelegateProxy {
+///   struct Methods: DelegateMethodTable {
+///     let didFinish = DelegateMethod<URL, Void>("downloadDidFinish(_:)")
+///     let shouldRetry = DelegateMethod<URL, Int, Bool>("shouldRetry(_:attempt:)")
+///   }
+///   static let methods = Methods()
+///
+///   private weak var target: (any DownloadDelegate)?
+///   override var weakForwardee: (any DownloadDelegate)? { get { target } set { target = newValue } }
+/// }
+///
+/// extension DownloadDelegateProxy: DownloadDelegate {
+///   func downloadDidFinish(_ url: URL) { forward(Self.methods.didFinish, url) { $0.downloadDidFinish($1) } }
+///   func shouldRetry(_ url: URL, attempt: Int) -> Bool {
+///     forward(Self.methods.shouldRetry, url, attempt, orElse: true) { $0.shouldRetry($1, attempt: $2) }
+///   }
+/// }
+/// ```
+///
+/// The forwardee is held weakly, like a UIKit delegate, unless the proxy was created with
+/// `retainsForwardee: true`. With no forwardee, a method returns what the host would have
+/// seen with no delegate at all: nothing for `Void`, else the `orElse` value (`nil` for an
+/// `Optional` result that lets the host use its default).
+///
+/// Swift cannot store a `weak` reference of a generic protocol type, which is why a subclass
+/// declares the one `weak var` of its concrete protocol type and exposes it through
+/// ``weakForwardee``.
+///
+/// - Complexity: With no hooks installed and a forwardee that is not itself a proxy, a forwarded
+///   call performs two relaxed atomic loads, one weak load and the call: no allocation, no
+///   lock, no dynamic cast. With typed hooks installed it adds a lock-free snapshot read and the
+///   hooks' own calls, still with no allocation.
+open class DelegateProxy<Delegate>: DelegateProxyBase {
+  /// The delegate protocol, for ``TypedDelegateProxy``.
+  public typealias ProxiedDelegate = Delegate
+
+  private var retainedForwardee: Delegate?
+  private let retainsForwardee: Bool
+  /// The forwardee when it is itself a proxy, held strongly (see ``forwardee``). A strong
+  /// reference keeps the linked proxy free of a weak-reference side table, which makes every
+  /// retain and release of it on the forwarding path the cheap inline kind.
+  @exclusivity(unchecked) @usableFromInline internal final var proxyForwardee: Delegate?
+
+  /// Creates a proxy.
+  ///
+  /// - Parameters:
+  ///   - forwardee: The real delegate calls are forwarded to.
+  ///   - retainsForwardee: Whether the proxy keeps the forwardee alive. By default it does not.
+  public init(forwardee: Delegate? = nil, retainsForwardee: Bool = false) {
+    self.retainsForwardee = retainsForwardee
+    super.init()
+    if let forwardee { self.forwardee = forwardee }
+  }
+
+  /// The weak storage of the forwardee, which a subclass provides (see the type's discussion).
+  ///
+  /// Read and write ``forwardee`` instead; it keeps the proxy's bookkeeping in step.
+  open var weakForwardee: Delegate? {
+    get { preconditionFailure("\(Self.self) must override weakForwardee with weak storage") }
+    set { preconditionFailure("\(Self.self) must override weakForwardee with weak storage") }
+  }
+
+  /// The real delegate that calls are forwarded to.
+  ///
+  /// Set it from the isolation the proxy is used in (a ``DelegateSlot`` does this for hosts).
+  /// A delegate is held weakly (strongly with `retainsForwardee`); a forwardee that is itself a
+  /// proxy is held strongly, as links of a chain are: do not link proxies into a loop — the
+  /// loop is stopped at call time, but its proxies keep each other alive until a forwardee is reset.
+  public final var forwardee: Delegate? {
+    get { proxyForwardee ?? weakForwardee }
+    set {
+      var link: UInt = 0
+      if let newValue, let proxy = (newValue as AnyObject) as? DelegateProxyBase {
+        link = UInt(bitPattern: ObjectIdentifier(proxy))
+        proxyForwardee = newValue
+        weakForwardee = nil
+        retainedForwardee = nil
+      } else {
+        proxyForwardee = nil
+        weakForwardee = newValue
+        retainedForwardee = retainsForwardee ? newValue : nil
+      }
+      forwardeeProxyLink.store(link, ordering: .relaxed)
+    }
+  }
+
+}

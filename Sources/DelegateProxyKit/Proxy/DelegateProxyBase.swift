@@ -1,0 +1,141 @@
+import Synchronization
+
+/// The part of every delegate proxy that does not depend on the delegate protocol: its hook
+/// registries and the re-entrancy guard.
+///
+/// Subclass ``DelegateProxy`` rather than this class. It exists so that code can handle proxies
+/// of any protocol alike (`[DelegateProxyBase]`).
+///
+/// Proxies are not `Sendable`: use a proxy from the isolation of its host (the main actor for
+/// HeadlessUI hosts). Its ``hooks`` registry is `Sendable` and may be used from any thread.
+open class DelegateProxyBase {
+  /// The hooks installed on this proxy, for the dynamic layer (names, ``Invocation``, streams),
+  /// the error handler and removing everything; usable from any thread.
+  public let hooks: HookRegistry
+  /// The type-wide registry of this proxy's type, cached so calls check it with one atomic load.
+  @usableFromInline internal let typeHookRegistry: HookRegistry
+
+  /// The identity bits of the forwardee when it is itself a proxy, 0 otherwise. An atomic so the
+  /// hot path reads it through a `let` (no dynamic exclusivity check); it is written only when
+  /// the forwardee changes, from the proxy's own isolation.
+  @usableFromInline internal let forwardeeProxyLink = Atomic<UInt>(0)
+
+  /// Creates a proxy with no hooks.
+  public init() {
+    hooks = HookRegistry(proxyType: Self.self, isTypeWide: false)
+    typeHookRegistry = TypeHooks.registry(for: Self.self)
+  }
+
+  deinit {
+    hooks.invalidate()
+  }
+
+  /// The type-wide hook registry of this proxy type: string-keyed hooks that run on every proxy
+  /// of the type, its error handler. Typed type-wide hooks are installed with the static
+  /// `hookBefore(_:once:_:)`
+  /// family. Type-wide hooks run before the proxy's own.
+  public class var typeHooks: HookRegistry { TypeHooks.registry(for: self) }
+
+  // MARK: Non-generic pieces of the forwarding path
+
+  /// This proxy's identity, as the re-entrancy guards record it.
+  @usableFromInline
+  internal final var identityBits: UInt { UInt(bitPattern: ObjectIdentifier(self)) }
+
+  /// This proxy's type's identity, as the re-entrancy guards record it.
+  @usableFromInline
+  internal final var typeIdentityBits: UInt { UInt(bitPattern: ObjectIdentifier(Swift.type(of: self))) }
+
+  /// Whether no hook of this proxy or its type is installed: two relaxed atomic loads.
+  @inlinable
+  internal final var hasNoHooks: Bool { hooks.isEmpty && typeHookRegistry.isEmpty }
+
+  /// Checks the chain that led here for a loop and pushes this proxy, about to forward to `link`.
+  /// Returns `false` (and reports) when the call must stop.
+  @usableFromInline
+  internal final func enterChain(_ path: ForwardingPath, link: UInt, method: @autoclosure () -> String) -> Bool {
+    let me = UInt(bitPattern: ObjectIdentifier(self))
+    let type = UInt(bitPattern: ObjectIdentifier(Swift.type(of: self)))
+    if path.chain(into: me, type: type).loops || !path.push(proxy: me, type: type, forwardee: link) {
+      reportCycle(method())
+      return false
+    }
+    return true
+  }
+
+  /// Decides what a call with hooks installed does: stop (a loop), forward without hooks (a proxy
+  /// of this type already ran its hooks further out), or run them.
+  @usableFromInline
+  internal final func planHookedCall(_ path: ForwardingPath, method: ProxyMethod) -> HookedCallPlan {
+    let chain = path.chain(
+      into: UInt(bitPattern: ObjectIdentifier(self)), type: UInt(bitPattern: ObjectIdentifier(Swift.type(of: self))))
+    if chain.loops {
+      reportCycle(method.selector)
+      return .stop
+    }
+    return chain.sameType ? .forward : .run
+  }
+
+  /// The hooks of `method` on this proxy's type and on this proxy, read from the published
+  /// snapshots without a lock. The references taken keep the hooks alive for the whole call.
+  @usableFromInline
+  internal final func callHooks(for method: ProxyMethod) -> CallHooks {
+    var typeWide: MethodHooks? = nil
+    if let snapshot = typeHookRegistry.beginRead() {
+      typeWide = snapshot._withUnsafeGuaranteedRef { $0.hooks(for: method) }
+      typeHookRegistry.endRead()
+    }
+    var instance: MethodHooks? = nil
+    if let snapshot = hooks.beginRead() {
+      instance = snapshot._withUnsafeGuaranteedRef { $0.hooks(for: method) }
+      hooks.endRead()
+    }
+    return CallHooks(typeWide: typeWide, instance: instance)
+  }
+
+  /// Runs a string-keyed before or after hook, or feeds a stream.
+  @usableFromInline
+  internal final func runInvocationHook(_ entry: HookEntry, _ invocation: Invocation) {
+    if let body = entry.invocationBody {
+      do {
+        try body(invocation)
+      } catch {
+        report(.hookFailed(selector: invocation.selector, position: entry.position, message: String(describing: error)))
+      }
+    } else if let stream = entry.stream {
+      stream.yield(invocation)
+    }
+  }
+
+  /// Runs a string-keyed instead hook's body.
+  @usableFromInline
+  internal final func runInsteadCallBody(_ entry: HookEntry, _ call: InsteadCall) {
+    guard let body = entry.insteadCallBody else { return }
+    do {
+      try body(call)
+    } catch {
+      report(.hookFailed(selector: call.invocation.selector, position: .instead, message: String(describing: error)))
+    }
+  }
+
+  @usableFromInline
+  internal final func reportCycle(_ selector: String) {
+    hooks.report(.forwardingCycle(selector: selector, proxyType: String(describing: Swift.type(of: self))))
+  }
+
+  @usableFromInline
+  internal final func report(_ error: DelegateProxyError) {
+    hooks.report(error)
+  }
+}
+
+/// What a call with hooks installed does.
+@usableFromInline
+internal enum HookedCallPlan {
+  /// Stop: the call went round a loop of proxies; the host gets its default.
+  case stop
+  /// Forward without running hooks.
+  case forward
+  /// Run the hooks around the call.
+  case run
+}
