@@ -5,9 +5,9 @@ import DelegateProxyKit
 ///
 /// Both methods have empty default implementations. They are the
 /// application-wide hook points: install an ``ApplicationDelegateProxy`` on
-/// ``Application/delegateSlot`` and hook `application(_:willSendAction:)` to
-/// see every control action, whether or not the app's own delegate
-/// implements it.
+/// ``Application/delegateSlot`` and hook its `\.willSendAction` method
+/// (`application(_:willSendAction:)`) to see every control action, whether or
+/// not the app's own delegate implements it.
 ///
 /// ```swift
 /// final class AppDelegate: ApplicationDelegate {
@@ -68,7 +68,7 @@ public final class Application: Responder {
     didSet { delegateSlot.delegateDidChange(to: delegate) }
   }
 
-  /// The proxies installed between the host and ``delegate``; see ``DelegateHosting``.
+  /// The proxies installed between the host and ``delegate``; see `DelegateHosting` in DelegateProxyKit.
   public let delegateSlot = DelegateSlot<any ApplicationDelegate>()
 
   /// Creates an application with no navigation stacks.

@@ -171,7 +171,7 @@ open class GridView: ScrollableView {
     didSet { delegateSlot.delegateDidChange(to: delegate) }
   }
 
-  /// The proxies installed between the host and ``delegate``; see ``DelegateHosting``.
+  /// The proxies installed between the host and ``delegate``; see `DelegateHosting` in DelegateProxyKit.
   public let delegateSlot = DelegateSlot<any GridViewDelegate>()
 
   /// The size of items whose delegate gives none.

@@ -203,7 +203,7 @@ open class ListView: ScrollableView {
     didSet { delegateSlot.delegateDidChange(to: delegate) }
   }
 
-  /// The proxies installed between the host and ``delegate``; see ``DelegateHosting``.
+  /// The proxies installed between the host and ``delegate``; see `DelegateHosting` in DelegateProxyKit.
   public let delegateSlot = DelegateSlot<any ListViewDelegate>()
 
   /// The height of rows whose delegate gives none.

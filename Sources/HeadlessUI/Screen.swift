@@ -115,7 +115,7 @@ open class Screen: Responder {
     didSet { lifecycleDelegateSlot.delegateDidChange(to: lifecycleDelegate) }
   }
 
-  /// The proxies installed between the host and ``lifecycleDelegate``; see ``DelegateHosting``.
+  /// The proxies installed between the host and ``lifecycleDelegate``; see `DelegateHosting` in DelegateProxyKit.
   public let lifecycleDelegateSlot = DelegateSlot<any ScreenLifecycleDelegate>()
 
   /// Creates a screen.

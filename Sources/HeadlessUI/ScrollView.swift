@@ -110,7 +110,7 @@ open class ScrollView: ScrollableView {
     didSet { delegateSlot.delegateDidChange(to: delegate) }
   }
 
-  /// The proxies installed between the host and ``delegate``; see ``DelegateHosting``.
+  /// The proxies installed between the host and ``delegate``; see `DelegateHosting` in DelegateProxyKit.
   public let delegateSlot = DelegateSlot<any ScrollViewDelegate>()
 
   /// Who the view calls: the first installed proxy, else the delegate.

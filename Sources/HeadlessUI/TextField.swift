@@ -89,7 +89,7 @@ open class TextField: Control {
     didSet { delegateSlot.delegateDidChange(to: delegate) }
   }
 
-  /// The proxies installed between the host and ``delegate``; see ``DelegateHosting``.
+  /// The proxies installed between the host and ``delegate``; see `DelegateHosting` in DelegateProxyKit.
   public let delegateSlot = DelegateSlot<any TextFieldDelegate>()
 
   /// Who the field calls: the first installed proxy, else the delegate.

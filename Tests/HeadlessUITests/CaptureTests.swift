@@ -15,13 +15,9 @@ import Testing
     let delegate: EmptyListDelegate? = kind == .empty ? EmptyListDelegate() : nil
     list.delegate = delegate
     let proxy = try list.installProxy(ListViewDelegateProxy())
-    let captured = HookLog()
-    try proxy.addHook(for: "listView(_:didSelectRowAt:)", at: .after) {
-      captured.append("didSelect \(describe(try $0.argument(1, as: IndexPath.self)))")
-    }
-    try proxy.addHook(for: "listView(_:heightForRowAt:)", at: .after) { invocation in
-      captured.append("height → \(String(describing: try invocation.returnValue(as: Double?.self)))")
-    }
+    let captured = CallLog()
+    try proxy.hookAfter(\.didSelectRow) { _, indexPath in captured.append("didSelect \(describe(indexPath))") }
+    try proxy.hookAfter(\.heightForRow) { height, _, _ in captured.append("height → \(String(describing: height))") }
     try list.tapRow(at: IndexPath(row: 1, section: 0))
     #expect(captured.entries == ["height → nil", "height → nil", "height → nil", "didSelect 0.1"])
     #expect(list.indexPathForSelectedRow == IndexPath(row: 1, section: 0))
@@ -35,9 +31,8 @@ import Testing
     screen.view.addSubview(button)
     app.show(NavigationStack(root: screen))
     let proxy = try app.installProxy(ApplicationDelegateProxy())
-    let captured = HookLog()
-    try proxy.addHook(for: "application(_:willSendAction:)", at: .before) { invocation in
-      let action = try invocation.argument(1, as: SentAction.self)
+    let captured = CallLog()
+    try proxy.hookBefore(\.willSendAction) { _, action in
       captured.append("\(action.name) \(action.event) \(action.targetTypeName)")
     }
     let performed = CallLog()
@@ -51,10 +46,10 @@ import Testing
     let app = Application()
     let home = Screen(title: "Home")
     let proxy = try home.installProxy(ScreenLifecycleDelegateProxy())
-    let captured = HookLog()
-    try proxy.addHook(for: "screenDidAppear(_:)", at: .after) { captured.append($0.selector) }
+    let captured = CallLog()
+    try proxy.hookAfter(\.didAppear) { screen in captured.append("didAppear \(screen.title ?? "")") }
     app.show(NavigationStack(root: home))
-    #expect(captured.entries == ["screenDidAppear(_:)"])
+    #expect(captured.entries == ["didAppear Home"])
   }
 
   @Test func hostsKeepTheUsersDelegateAndRetargetTheChain() throws {
@@ -69,8 +64,8 @@ import Testing
     #expect(try list.installProxy(ListViewDelegateProxy()) === proxy)
     #expect(list.delegate === first)
     #expect(list.installedProxy(ofType: ListViewDelegateProxy.self) === proxy)
-    let captured = HookLog()
-    try proxy.addHook(for: "listView(_:didSelectRowAt:)", at: .after) { _ in captured.append("hit") }
+    let captured = CallLog()
+    try proxy.hookAfter(\.didSelectRow) { _, _ in captured.append("hit") }
     try list.tapRow(at: IndexPath(row: 0, section: 0))
     #expect(log.entries.contains("didSelect 0.0"))
     list.delegate = second

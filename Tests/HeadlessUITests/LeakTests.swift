@@ -115,23 +115,25 @@ enum LeakHost: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
   }
 
-  /// Installs `proxy` with a hook at every position on every method, an observer, a stream and a
-  /// type-wide hook; runs `use`; removes every hook (and, with `removeFirst`, the proxy).
-  func exercise<Host: DelegateHosting, Proxy: DelegateProxy<Host.Delegate>>(
+  /// Installs `proxy` with typed hooks at every position on every method, string-keyed hooks at
+  /// every position on every method, a stream and a type-wide hook; runs `use`; removes every hook
+  /// (and, with `removeFirst`, the proxy).
+  func exercise<Host: DelegateHosting, Proxy: DelegateProxy<Host.Delegate> & EveryMethodHooking>(
     _ host: Host, _ make: @autoclosure () -> Proxy, removeFirst: Bool, use: () throws -> Void
   ) throws -> [WeakReference] {
     let proxy = try host.installProxy(make())
     let payload = HookPayload()
-    var tokens: [HookToken] = []
-    for method in Proxy.methods {
-      tokens.append(try proxy.addHook(for: method.selector, at: .before) { _ in withExtendedLifetime(payload) {} })
-      tokens.append(try proxy.addHook(for: method.selector, at: .after, once: true) { _ in _ = payload })
-      tokens.append(try proxy.addInsteadHook(for: method.selector) { call in call.proceed() })
-      tokens.append(try proxy.observe(method.selector) { _ in _ = payload })
+    var tokens = try proxy.hookEveryMethod { _ in withExtendedLifetime(payload) {} }
+    let hooks = proxy.hooks
+    for method in hooks.methods {
+      tokens.append(try hooks.addHook(for: method.selector, at: .before) { _ in withExtendedLifetime(payload) {} })
+      tokens.append(try hooks.addHook(for: method.selector, at: .after, once: true) { _ in _ = payload })
+      tokens.append(try hooks.addInsteadHook(for: method.selector) { call in call.proceed() })
     }
-    let typeWide = try Proxy.addTypeHook(for: Proxy.methods[0].selector, at: .after) { _ in _ = payload }
+    let first = try #require(hooks.methods.first).selector
+    let typeWide = try Proxy.typeHooks.addHook(for: first, at: .after) { _ in _ = payload }
     // A stream observer stays installed while its stream lives; then it goes with the proxy.
-    let stream = try proxy.invocations(of: Proxy.methods[0].selector)
+    let stream = try hooks.invocations(of: first)
     try use()
     for token in tokens { _ = try token.remove() }
     #expect(try typeWide.remove())

@@ -98,10 +98,8 @@ import Testing
     list.dispatchDidSelect(at: IndexPath(row: 1, section: 0))
     #expect(Array(log.entries[before...]) == ["didSelect 0.1"])
     let proxy = try list.installProxy(ListViewDelegateProxy())
-    let hooks = HookLog()
-    try proxy.addHook(for: "listView(_:didSelectRowAt:)", at: .after) {
-      hooks.append(describe(try $0.argument(1, as: IndexPath.self)))
-    }
+    let hooks = CallLog()
+    try proxy.hookAfter(\.didSelectRow) { _, indexPath in hooks.append(describe(indexPath)) }
     list.dispatchDidSelect(at: IndexPath(row: 3, section: 0))
     #expect(hooks.entries == ["0.3"])
     #expect(log.entries.last == "didSelect 0.3")

@@ -7,7 +7,7 @@ import Testing
 /// arguments) and every host state must be the same.
 @MainActor
 @Suite struct TransparencyTests {
-  nonisolated static let proxied: [ProxyMode] = [.proxy, .hooked, .proxyFirst]
+  nonisolated static let proxied: [ProxyMode] = [.proxy, .hooked, .hookedByName, .proxyFirst]
 
   // MARK: ListView
 
@@ -36,9 +36,16 @@ import Testing
     let proxied = try listRun(kind, mode)
     #expect(proxied.log == direct.log)
     #expect(direct.log.contains { $0.hasPrefix("state selected=[\"1.1\"") || $0.contains("selected=") })
-    if mode == .hooked {
+    if mode == .hooked || mode == .hookedByName {
       #expect(proxied.hooks.contains("after listView(_:didSelectRowAt:)"))
     }
+  }
+
+  @Test(arguments: DelegateKind.allCases)
+  func typedAndNamedHooksSeeTheSameCalls(kind: DelegateKind) throws {
+    let typed = try listRun(kind, .hooked).hooks
+    #expect(typed.contains("before listView(_:willSelectRowAt:)"))
+    #expect(try typed == listRun(kind, .hookedByName).hooks)
   }
 
   @Test func theVetoingListScriptVetoesAndRedirects() throws {

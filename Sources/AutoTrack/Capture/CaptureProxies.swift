@@ -11,7 +11,11 @@ import HeadlessUI
 // `Invocation`. That is the whole per-call cost of capture besides building the event.
 
 /// AutoTrack's proxy on a list's delegate slot: captures row selections and scroll starts.
-final class AutoTrackListProxy: DelegateProxy<any ListViewDelegate> {
+final class AutoTrackListProxy: DelegateProxy<any ListViewDelegate>, TypedDelegateProxy {
+  typealias Methods = ListViewDelegateProxy.Methods
+  /// The same method declarations as HeadlessUI's proxy for this protocol.
+  static let methods = ListViewDelegateProxy.methods
+
   private weak var target: (any ListViewDelegate)?
   weak var tracker: AutoTracker?
 
@@ -19,47 +23,55 @@ final class AutoTrackListProxy: DelegateProxy<any ListViewDelegate> {
     get { target }
     set { target = newValue }
   }
-
-  override class var methods: [ProxyMethod] { ListViewDelegateProxy.methods }
 }
 
 extension AutoTrackListProxy: ListViewDelegate {
   func listView(_ listView: ListView, shouldHighlightRowAt indexPath: IndexPath) -> Bool {
-    forward(#function, listView, indexPath, orElse: true) { $0.listView($1, shouldHighlightRowAt: $2) }
+    forward(Self.methods.shouldHighlightRow, listView, indexPath, orElse: true) {
+      $0.listView($1, shouldHighlightRowAt: $2)
+    }
   }
   func listView(_ listView: ListView, willSelectRowAt indexPath: IndexPath) -> IndexPath? {
-    forward(#function, listView, indexPath, orElse: indexPath) { $0.listView($1, willSelectRowAt: $2) }
+    forward(Self.methods.willSelectRow, listView, indexPath, orElse: indexPath) { $0.listView($1, willSelectRowAt: $2) }
   }
   func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {
-    forward(#function, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
+    forward(Self.methods.didSelectRow, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
     tracker?.captureSelection(in: listView, at: indexPath, cell: listView.cellForRow(at: indexPath))
   }
   func listView(_ listView: ListView, willDeselectRowAt indexPath: IndexPath) -> IndexPath? {
-    forward(#function, listView, indexPath, orElse: indexPath) { $0.listView($1, willDeselectRowAt: $2) }
+    forward(Self.methods.willDeselectRow, listView, indexPath, orElse: indexPath) {
+      $0.listView($1, willDeselectRowAt: $2)
+    }
   }
   func listView(_ listView: ListView, didDeselectRowAt indexPath: IndexPath) {
-    forward(#function, listView, indexPath) { $0.listView($1, didDeselectRowAt: $2) }
+    forward(Self.methods.didDeselectRow, listView, indexPath) { $0.listView($1, didDeselectRowAt: $2) }
   }
   func listView(_ listView: ListView, heightForRowAt indexPath: IndexPath) -> Double? {
-    forward(#function, listView, indexPath) { $0.listView($1, heightForRowAt: $2) }
+    forward(Self.methods.heightForRow, listView, indexPath, orElse: nil) { $0.listView($1, heightForRowAt: $2) }
   }
   func listView(_ listView: ListView, willDisplay cell: ListCell, forRowAt indexPath: IndexPath) {
-    forward(#function, listView, cell, indexPath) { $0.listView($1, willDisplay: $2, forRowAt: $3) }
+    forward(Self.methods.willDisplayCell, listView, cell, indexPath) { $0.listView($1, willDisplay: $2, forRowAt: $3) }
   }
   func scrollViewDidScroll(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewDidScroll($1) }
+    forward(Self.methods.scroll.didScroll, scrollView) { $0.scrollViewDidScroll($1) }
   }
   func scrollViewWillBeginDragging(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewWillBeginDragging($1) }
+    forward(Self.methods.scroll.willBeginDragging, scrollView) { $0.scrollViewWillBeginDragging($1) }
     tracker?.captureScrollStart(of: scrollView)
   }
   func scrollViewDidEndDragging(_ scrollView: ScrollableView, willDecelerate decelerate: Bool) {
-    forward(#function, scrollView, decelerate) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
+    forward(Self.methods.scroll.didEndDragging, scrollView, decelerate) {
+      $0.scrollViewDidEndDragging($1, willDecelerate: $2)
+    }
   }
 }
 
 /// AutoTrack's proxy on a grid's delegate slot: captures item selections and scroll starts.
-final class AutoTrackGridProxy: DelegateProxy<any GridViewDelegate> {
+final class AutoTrackGridProxy: DelegateProxy<any GridViewDelegate>, TypedDelegateProxy {
+  typealias Methods = GridViewDelegateProxy.Methods
+  /// The same method declarations as HeadlessUI's proxy for this protocol.
+  static let methods = GridViewDelegateProxy.methods
+
   private weak var target: (any GridViewDelegate)?
   weak var tracker: AutoTracker?
 
@@ -67,47 +79,57 @@ final class AutoTrackGridProxy: DelegateProxy<any GridViewDelegate> {
     get { target }
     set { target = newValue }
   }
-
-  override class var methods: [ProxyMethod] { GridViewDelegateProxy.methods }
 }
 
 extension AutoTrackGridProxy: GridViewDelegate {
   func gridView(_ gridView: GridView, shouldHighlightItemAt indexPath: IndexPath) -> Bool {
-    forward(#function, gridView, indexPath, orElse: true) { $0.gridView($1, shouldHighlightItemAt: $2) }
+    forward(Self.methods.shouldHighlightItem, gridView, indexPath, orElse: true) {
+      $0.gridView($1, shouldHighlightItemAt: $2)
+    }
   }
   func gridView(_ gridView: GridView, shouldSelectItemAt indexPath: IndexPath) -> Bool {
-    forward(#function, gridView, indexPath, orElse: true) { $0.gridView($1, shouldSelectItemAt: $2) }
+    forward(Self.methods.shouldSelectItem, gridView, indexPath, orElse: true) {
+      $0.gridView($1, shouldSelectItemAt: $2)
+    }
   }
   func gridView(_ gridView: GridView, didSelectItemAt indexPath: IndexPath) {
-    forward(#function, gridView, indexPath) { $0.gridView($1, didSelectItemAt: $2) }
+    forward(Self.methods.didSelectItem, gridView, indexPath) { $0.gridView($1, didSelectItemAt: $2) }
     tracker?.captureSelection(in: gridView, at: indexPath, cell: gridView.cellForItem(at: indexPath))
   }
   func gridView(_ gridView: GridView, shouldDeselectItemAt indexPath: IndexPath) -> Bool {
-    forward(#function, gridView, indexPath, orElse: true) { $0.gridView($1, shouldDeselectItemAt: $2) }
+    forward(Self.methods.shouldDeselectItem, gridView, indexPath, orElse: true) {
+      $0.gridView($1, shouldDeselectItemAt: $2)
+    }
   }
   func gridView(_ gridView: GridView, didDeselectItemAt indexPath: IndexPath) {
-    forward(#function, gridView, indexPath) { $0.gridView($1, didDeselectItemAt: $2) }
+    forward(Self.methods.didDeselectItem, gridView, indexPath) { $0.gridView($1, didDeselectItemAt: $2) }
   }
   func gridView(_ gridView: GridView, sizeForItemAt indexPath: IndexPath) -> Size? {
-    forward(#function, gridView, indexPath) { $0.gridView($1, sizeForItemAt: $2) }
+    forward(Self.methods.sizeForItem, gridView, indexPath, orElse: nil) { $0.gridView($1, sizeForItemAt: $2) }
   }
   func gridView(_ gridView: GridView, willDisplay cell: GridCell, forItemAt indexPath: IndexPath) {
-    forward(#function, gridView, cell, indexPath) { $0.gridView($1, willDisplay: $2, forItemAt: $3) }
+    forward(Self.methods.willDisplayCell, gridView, cell, indexPath) { $0.gridView($1, willDisplay: $2, forItemAt: $3) }
   }
   func scrollViewDidScroll(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewDidScroll($1) }
+    forward(Self.methods.scroll.didScroll, scrollView) { $0.scrollViewDidScroll($1) }
   }
   func scrollViewWillBeginDragging(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewWillBeginDragging($1) }
+    forward(Self.methods.scroll.willBeginDragging, scrollView) { $0.scrollViewWillBeginDragging($1) }
     tracker?.captureScrollStart(of: scrollView)
   }
   func scrollViewDidEndDragging(_ scrollView: ScrollableView, willDecelerate decelerate: Bool) {
-    forward(#function, scrollView, decelerate) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
+    forward(Self.methods.scroll.didEndDragging, scrollView, decelerate) {
+      $0.scrollViewDidEndDragging($1, willDecelerate: $2)
+    }
   }
 }
 
 /// AutoTrack's proxy on a plain scroll view's delegate slot: captures scroll starts.
-final class AutoTrackScrollProxy: DelegateProxy<any ScrollViewDelegate> {
+final class AutoTrackScrollProxy: DelegateProxy<any ScrollViewDelegate>, TypedDelegateProxy {
+  typealias Methods = ScrollViewDelegateProxy.Methods
+  /// The same method declarations as HeadlessUI's proxy for this protocol.
+  static let methods = ScrollViewDelegateProxy.methods
+
   private weak var target: (any ScrollViewDelegate)?
   weak var tracker: AutoTracker?
 
@@ -115,26 +137,28 @@ final class AutoTrackScrollProxy: DelegateProxy<any ScrollViewDelegate> {
     get { target }
     set { target = newValue }
   }
-
-  override class var methods: [ProxyMethod] { ScrollViewDelegateProxy.methods }
 }
 
 extension AutoTrackScrollProxy: ScrollViewDelegate {
   func scrollViewDidScroll(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewDidScroll($1) }
+    forward(Self.methods.didScroll, scrollView) { $0.scrollViewDidScroll($1) }
   }
   func scrollViewWillBeginDragging(_ scrollView: ScrollableView) {
-    forward(#function, scrollView) { $0.scrollViewWillBeginDragging($1) }
+    forward(Self.methods.willBeginDragging, scrollView) { $0.scrollViewWillBeginDragging($1) }
     tracker?.captureScrollStart(of: scrollView)
   }
   func scrollViewDidEndDragging(_ scrollView: ScrollableView, willDecelerate decelerate: Bool) {
-    forward(#function, scrollView, decelerate) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
+    forward(Self.methods.didEndDragging, scrollView, decelerate) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
   }
 }
 
 /// AutoTrack's proxy on the application's delegate slot: the action-dispatch hook point
 /// (`application(_:willSendAction:)`) and the lifecycle of every screen.
-final class AutoTrackApplicationProxy: DelegateProxy<any ApplicationDelegate> {
+final class AutoTrackApplicationProxy: DelegateProxy<any ApplicationDelegate>, TypedDelegateProxy {
+  typealias Methods = ApplicationDelegateProxy.Methods
+  /// The same method declarations as HeadlessUI's proxy for this protocol.
+  static let methods = ApplicationDelegateProxy.methods
+
   private weak var target: (any ApplicationDelegate)?
   weak var tracker: AutoTracker?
 
@@ -142,8 +166,6 @@ final class AutoTrackApplicationProxy: DelegateProxy<any ApplicationDelegate> {
     get { target }
     set { target = newValue }
   }
-
-  override class var methods: [ProxyMethod] { ApplicationDelegateProxy.methods }
 }
 
 extension AutoTrackApplicationProxy: ApplicationDelegate {
@@ -151,10 +173,10 @@ extension AutoTrackApplicationProxy: ApplicationDelegate {
     // Captured before the action runs, like a hook at `before`: the event describes the control as the
     // user left it (a switch already flipped), and an action that changes screens cannot hide it.
     tracker?.captureAction(action)
-    forward(#function, application, action) { $0.application($1, willSendAction: $2) }
+    forward(Self.methods.willSendAction, application, action) { $0.application($1, willSendAction: $2) }
   }
   func application(_ application: Application, screen: Screen, didReach event: ScreenLifecycleEvent) {
-    forward(#function, application, screen, event) { $0.application($1, screen: $2, didReach: $3) }
+    forward(Self.methods.screenDidReach, application, screen, event) { $0.application($1, screen: $2, didReach: $3) }
     tracker?.screen(screen, didReach: event)
   }
 }

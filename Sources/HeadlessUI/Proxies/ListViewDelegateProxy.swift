@@ -30,7 +30,8 @@ public final class ListViewDelegateProxy: DelegateProxy<any ListViewDelegate>, T
     /// `listView(_:heightForRowAt:)`: `nil` (the list's row height) without a delegate.
     public let heightForRow = DelegateMethod<ListView, IndexPath, Double?>("listView(_:heightForRowAt:)")
     /// `listView(_:willDisplay:forRowAt:)`.
-    public let willDisplayCell = DelegateMethod<ListView, ListCell, IndexPath, Void>("listView(_:willDisplay:forRowAt:)")
+    public let willDisplayCell = DelegateMethod<ListView, ListCell, IndexPath, Void>(
+      "listView(_:willDisplay:forRowAt:)")
     /// The scroll methods the protocol inherits.
     public let scroll = ScrollViewDelegateProxy.Methods()
 

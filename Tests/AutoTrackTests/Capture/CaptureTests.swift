@@ -57,7 +57,7 @@ import Testing
     fixture.shop.list.delegate = delegate
     let theirs = try fixture.shop.list.installProxy(ListViewDelegateProxy())
     let hookRuns = HookCounter()
-    try theirs.addHook(for: "listView(_:didSelectRowAt:)", at: .after) { _ in hookRuns.increment() }
+    try theirs.hookAfter(\.didSelectRow) { _, _ in hookRuns.increment() }
     try fixture.tracker.start(fixture.app)
     try fixture.shop.list.tapRow(at: row)
     #expect(fixture.clicks.count == 1)

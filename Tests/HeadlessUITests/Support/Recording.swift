@@ -12,7 +12,7 @@ final class CallLog {
   func append(_ entry: String) { entries.append(entry) }
 }
 
-/// A thread-safe log for hook bodies, which must be `@Sendable`.
+/// A thread-safe log for hook bodies; string-keyed hooks (the dynamic layer) must be `@Sendable`.
 final class HookLog: Sendable {
   private let storage = SanitizerVisibleMutex<[String]>([])
   func append(_ entry: String) { storage.withLock { $0.append(entry) } }
@@ -45,20 +45,22 @@ enum ProxyMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
   case direct
   /// A proxy with no hooks (the fast path).
   case proxy
-  /// A proxy with a before and an after hook on every method (the observed path).
+  /// A proxy with typed before, instead (passing the call on) and after hooks on every method.
   case hooked
+  /// A proxy with a string-keyed before and after hook on every method (the dynamic layer).
+  case hookedByName
   /// A proxy installed before the delegate is set, then the delegate set, to check re-targeting.
   case proxyFirst
 
   var testDescription: String { rawValue }
 }
 
-/// Installs a proxy on `host` as `mode` says, with hooks on every method for `.hooked`.
+/// Installs a proxy on `host` as `mode` says, with hooks on every method for the hooked modes.
 ///
-/// - Returns: The hook log the hooks write into (empty unless `.hooked`).
+/// - Returns: The hook log the before and after hooks write into (empty unless hooked).
 @MainActor
 @discardableResult
-func apply<Host: DelegateHosting, Proxy: DelegateProxy<Host.Delegate>>(
+func apply<Host: DelegateHosting, Proxy: DelegateProxy<Host.Delegate> & EveryMethodHooking>(
   _ mode: ProxyMode, to host: Host, make: @autoclosure () -> Proxy, setDelegate: () -> Void
 ) throws -> HookLog {
   let hookLog = HookLog()
@@ -71,9 +73,15 @@ func apply<Host: DelegateHosting, Proxy: DelegateProxy<Host.Delegate>>(
   case .hooked:
     setDelegate()
     let proxy = try host.installProxy(make())
-    for method in Proxy.methods {
-      try proxy.addHook(for: method.selector, at: .before) { hookLog.append("before \($0.selector)") }
-      try proxy.addHook(for: method.selector, at: .after) { hookLog.append("after \($0.selector)") }
+    let tokens = try proxy.hookEveryMethod { hookLog.append($0) }
+    #expect(tokens.count == 3 * proxy.hooks.methods.count)
+    #expect(Set(tokens.map(\.selector)) == Set(proxy.hooks.methods.map(\.selector)))
+  case .hookedByName:
+    setDelegate()
+    let proxy = try host.installProxy(make())
+    for method in proxy.hooks.methods {
+      try proxy.hooks.addHook(for: method.selector, at: .before) { hookLog.append("before \($0.selector)") }
+      try proxy.hooks.addHook(for: method.selector, at: .after) { hookLog.append("after \($0.selector)") }
     }
   case .proxyFirst:
     try host.installProxy(make())
