@@ -35,6 +35,8 @@ internal final class HookEntry: @unchecked Sendable {
   let position: HookPosition
   /// The typed hook box (for `arguments`, `value`, `outcome`, `instead`), downcast by the forwarding path.
   @usableFromInline let box: AnyObject?
+  /// `box` unretained, for the forwarding path (the entry keeps the box alive).
+  @usableFromInline let boxPointer: UnsafeMutableRawPointer?
   @usableFromInline let invocationBody: (@Sendable (Invocation) throws -> Void)?
   @usableFromInline let insteadCallBody: (@Sendable (InsteadCall) throws -> Void)?
   @usableFromInline let stream: AsyncStream<Invocation>.Continuation?
@@ -42,6 +44,12 @@ internal final class HookEntry: @unchecked Sendable {
   weak let registry: HookRegistry?
   /// Set by the one call that runs a run-once hook.
   @usableFromInline let claimed = Atomic<Bool>(false)
+
+  /// The typed hook box, unretained.
+  @inlinable
+  internal func typedBox<Box: AnyObject>(as type: Box.Type) -> Unmanaged<Box> {
+    Unmanaged<Box>.fromOpaque(boxPointer.unsafelyUnwrapped)
+  }
 
   init(
     kind: Kind, id: UInt64, method: ProxyMethod, position: HookPosition, once: Bool, registry: HookRegistry,
@@ -57,6 +65,7 @@ internal final class HookEntry: @unchecked Sendable {
     self.once = once
     self.registry = registry
     self.box = box
+    self.boxPointer = box.map { Unmanaged.passUnretained($0).toOpaque() }
     self.invocationBody = invocationBody
     self.insteadCallBody = insteadCallBody
     self.stream = stream

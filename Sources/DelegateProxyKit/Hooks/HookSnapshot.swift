@@ -1,56 +1,107 @@
 /// The hooks of one registry as published for calls: immutable, read without a lock.
 @usableFromInline
 internal final class HookSnapshot: Sendable {
+  /// The identities of the hooked methods, parallel to `methods`: scanning plain integers
+  /// touches no reference count.
+  @usableFromInline let ids: [UInt]
   @usableFromInline let methods: [MethodHooks]
 
   init(methods: [MethodHooks]) {
+    self.ids = methods.map { UInt(bitPattern: ObjectIdentifier($0.method)) }
     self.methods = methods
   }
 
-  /// The hooks of `method`, or `nil`. A linear scan: a proxy has hooks on a handful of methods.
+  /// The hooks of the method with identity `id`, unretained (the caller holds a read of the
+  /// snapshot), or `nil`. A linear scan: a proxy has hooks on a handful of methods.
   @inlinable
-  func hooks(for method: ProxyMethod) -> MethodHooks? {
-    for hooks in methods where hooks.method === method { return hooks }
+  func hooks(for id: UInt) -> Unmanaged<MethodHooks>? {
+    for index in ids.indices where ids[index] == id {
+      return Unmanaged.passUnretained(methods[index])
+    }
     return nil
   }
 }
 
 /// The hooks of one method, by position, in install order.
 @usableFromInline
-internal final class MethodHooks: Sendable {
+internal final class MethodHooks: @unchecked Sendable {
+  // @unchecked: immutable after init; the two buffers are private copies of `before` and `after`
+  // as unretained references, read by calls and freed in deinit.
   @usableFromInline let method: ProxyMethod
   @usableFromInline let before: [HookEntry]
   @usableFromInline let instead: [HookEntry]
   @usableFromInline let after: [HookEntry]
+  /// `before` and `after` as unretained references: the forwarding path walks these, so running
+  /// a hook touches no reference count. The arrays above keep the entries alive.
+  @usableFromInline let beforeEntries: UnsafeMutableBufferPointer<Unmanaged<HookEntry>>
+  @usableFromInline let afterEntries: UnsafeMutableBufferPointer<Unmanaged<HookEntry>>
+  /// Whether a hook here needs the call as an ``Invocation`` (string-keyed hooks, streams).
+  @usableFromInline let needsInvocation: Bool
 
   init(method: ProxyMethod, before: [HookEntry], instead: [HookEntry], after: [HookEntry]) {
     self.method = method
     self.before = before
     self.instead = instead
     self.after = after
+    beforeEntries = Self.unretained(before)
+    afterEntries = Self.unretained(after)
+    needsInvocation = (before + instead + after).contains { entry in
+      entry.kind == .invocation || entry.kind == .insteadCall || entry.kind == .stream
+    }
+  }
+
+  deinit {
+    beforeEntries.deallocate()
+    afterEntries.deallocate()
+  }
+
+  private static func unretained(_ entries: [HookEntry]) -> UnsafeMutableBufferPointer<Unmanaged<HookEntry>> {
+    let buffer = UnsafeMutableBufferPointer<Unmanaged<HookEntry>>.allocate(capacity: entries.count)
+    _ = buffer.initialize(from: entries.map { Unmanaged.passUnretained($0) })
+    return buffer
   }
 }
 
-/// The hooks one call runs: the proxy type's, then the proxy's own.
+/// The hooks one call runs: the proxy type's, then the proxy's own. Unretained: the call holds a
+/// read of both snapshots (or, on the async path, references that keep them alive) while it uses
+/// them, so copying this around costs no reference counting.
 @usableFromInline
 internal struct CallHooks {
-  @usableFromInline let typeWide: MethodHooks?
-  @usableFromInline let instance: MethodHooks?
+  @usableFromInline let typeWide: Unmanaged<MethodHooks>?
+  @usableFromInline let instance: Unmanaged<MethodHooks>?
+  /// Whether the call holds a read of the type-wide snapshot, to end when it is done.
+  @usableFromInline let readsTypeWide: Bool
+  /// Whether the call holds a read of the proxy's own snapshot.
+  @usableFromInline let readsInstance: Bool
 
   @inlinable
-  init(typeWide: MethodHooks?, instance: MethodHooks?) {
+  init(
+    typeWide: Unmanaged<MethodHooks>?, instance: Unmanaged<MethodHooks>?, readsTypeWide: Bool = false,
+    readsInstance: Bool = false
+  ) {
     self.typeWide = typeWide
     self.instance = instance
+    self.readsTypeWide = readsTypeWide
+    self.readsInstance = readsInstance
   }
 
   @inlinable var isEmpty: Bool { typeWide == nil && instance == nil }
 
-  @inlinable var insteadCount: Int { (typeWide?.instead.count ?? 0) + (instance?.instead.count ?? 0) }
+  @inlinable var needsInvocation: Bool {
+    (typeWide?._withUnsafeGuaranteedRef { $0.needsInvocation } ?? false)
+      || (instance?._withUnsafeGuaranteedRef { $0.needsInvocation } ?? false)
+  }
+
+  @inlinable var insteadCount: Int {
+    (typeWide?._withUnsafeGuaranteedRef { $0.instead.count } ?? 0)
+      + (instance?._withUnsafeGuaranteedRef { $0.instead.count } ?? 0)
+  }
 
   /// Instead hook `index` of the whole chain (type-wide first).
   @inlinable
   func instead(_ index: Int) -> HookEntry {
-    let typeWideCount = typeWide?.instead.count ?? 0
-    return index < typeWideCount ? typeWide!.instead[index] : instance!.instead[index - typeWideCount]
+    let typeWideCount = typeWide?._withUnsafeGuaranteedRef { $0.instead.count } ?? 0
+    if index < typeWideCount { return typeWide.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.instead[index] } }
+    return instance.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.instead[index - typeWideCount] }
   }
 }

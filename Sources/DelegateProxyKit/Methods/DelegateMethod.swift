@@ -19,6 +19,7 @@
 public final class DelegateMethod<each Argument, Result>: ProxyMethod, @unchecked Sendable {
   @usableFromInline internal let reifier: Reifier<repeat each Argument, Result>?
 
+  @usableFromInline
   internal init(_ selector: String, reifier: Reifier<repeat each Argument, Result>?) {
     self.reifier = reifier
     super.init(
@@ -44,6 +45,7 @@ extension DelegateMethod where repeat each Argument: Sendable, Result: Sendable 
   /// layer (string look-up, ``Invocation``, streams).
   ///
   /// - Parameter selector: The method's `#function` name, such as `"listView(_:didSelectRowAt:)"`.
+  @inlinable
   public convenience init(_ selector: String) {
     self.init(selector, reifier: .make())
   }
@@ -64,6 +66,7 @@ extension DelegateMethod where repeat each Argument: Sendable, Result: Sendable 
 public final class ThrowingDelegateMethod<each Argument, Result, Failure: Error>: ProxyMethod, @unchecked Sendable {
   @usableFromInline internal let reifier: Reifier<repeat each Argument, Result>?
 
+  @usableFromInline
   internal init(_ selector: String, reifier: Reifier<repeat each Argument, Result>?) {
     self.reifier = reifier
     super.init(
@@ -87,6 +90,7 @@ extension ThrowingDelegateMethod where repeat each Argument: Sendable, Result: S
   /// Declares a throwing method whose arguments and result are `Sendable`.
   ///
   /// - Parameter selector: The method's `#function` name.
+  @inlinable
   public convenience init(_ selector: String) {
     self.init(selector, reifier: .make())
   }
@@ -105,6 +109,7 @@ extension ThrowingDelegateMethod where repeat each Argument: Sendable, Result: S
 public final class AsyncDelegateMethod<each Argument, Result>: ProxyMethod, @unchecked Sendable {
   @usableFromInline internal let reifier: Reifier<repeat each Argument, Result>?
 
+  @usableFromInline
   internal init(_ selector: String, reifier: Reifier<repeat each Argument, Result>?) {
     self.reifier = reifier
     super.init(
@@ -128,6 +133,7 @@ extension AsyncDelegateMethod where repeat each Argument: Sendable, Result: Send
   /// Declares an `async` method whose arguments and result are `Sendable`.
   ///
   /// - Parameter selector: The method's `#function` name.
+  @inlinable
   public convenience init(_ selector: String) {
     self.init(selector, reifier: .make())
   }
@@ -147,6 +153,7 @@ extension AsyncDelegateMethod where repeat each Argument: Sendable, Result: Send
 public final class AsyncThrowingDelegateMethod<each Argument, Result, Failure: Error>: ProxyMethod, @unchecked Sendable {
   @usableFromInline internal let reifier: Reifier<repeat each Argument, Result>?
 
+  @usableFromInline
   internal init(_ selector: String, reifier: Reifier<repeat each Argument, Result>?) {
     self.reifier = reifier
     super.init(
@@ -170,6 +177,7 @@ extension AsyncThrowingDelegateMethod where repeat each Argument: Sendable, Resu
   /// Declares an `async throws` method whose arguments and result are `Sendable`.
   ///
   /// - Parameter selector: The method's `#function` name.
+  @inlinable
   public convenience init(_ selector: String) {
     self.init(selector, reifier: .make())
   }

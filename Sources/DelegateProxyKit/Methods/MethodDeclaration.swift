@@ -74,7 +74,8 @@ internal final class Reifier<each Argument, Result>: Sendable {
   /// has another type.
   @usableFromInline let typedResult: @Sendable (any Sendable) -> Result?
 
-  private init(
+  @usableFromInline
+  internal init(
     arguments: @escaping @Sendable ((repeat each Argument)) -> [any Sendable],
     result: @escaping @Sendable (Result) -> any Sendable,
     typedResult: @escaping @Sendable (any Sendable) -> Result?
@@ -86,10 +87,16 @@ internal final class Reifier<each Argument, Result>: Sendable {
 }
 
 extension Reifier where repeat each Argument: Sendable, Result: Sendable {
+  /// Inlinable so that the closures are specialized where the method is declared, with its
+  /// concrete types: the generic version looks up type metadata on every call.
+  @inlinable
   static func make() -> Reifier {
     Reifier(
       arguments: { (values: (repeat each Argument)) -> [any Sendable] in
+        var count = 0
+        for _ in repeat (each Argument).self { count += 1 }
         var array: [any Sendable] = []
+        array.reserveCapacity(count)
         for value in repeat each values { array.append(value) }
         return array
       },

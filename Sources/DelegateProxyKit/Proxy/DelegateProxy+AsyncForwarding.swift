@@ -108,16 +108,19 @@ extension DelegateProxy {
       reportCycle(method.selector)
       return fallback()
     }
-    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : callHooks(for: method)
+    // The read is held across the awaits below: replaced snapshots are then released a little
+    // later, never while this call can still reach them.
+    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginReadingHooks(for: method)
+    defer { endReadingHooks(hooks) }
     if hooks.isEmpty {
       return try await callForwardeeAsync(method, repeat each arguments, orElse: fallback, to: call)
     }
     var invocation: Invocation? = nil
-    if let before = hooks.typeWide?.before, !before.isEmpty {
-      runBefore(before, method, reifier, repeat each arguments, invocation: &invocation)
+    if let typeWide = hooks.typeWide {
+      runBefore(typeWide, method, reifier, repeat each arguments, invocation: &invocation)
     }
-    if let before = hooks.instance?.before, !before.isEmpty {
-      runBefore(before, method, reifier, repeat each arguments, invocation: &invocation)
+    if let instance = hooks.instance {
+      runBefore(instance, method, reifier, repeat each arguments, invocation: &invocation)
     }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
@@ -130,11 +133,11 @@ extension DelegateProxy {
     } catch {
       outcome = .failure(error)
     }
-    if let after = hooks.typeWide?.after, !after.isEmpty {
-      runAfter(after, method, reifier, outcome, repeat each arguments, invocation: &invocation)
+    if let typeWide = hooks.typeWide {
+      runAfter(typeWide, method, reifier, outcome, repeat each arguments, invocation: &invocation)
     }
-    if let after = hooks.instance?.after, !after.isEmpty {
-      runAfter(after, method, reifier, outcome, repeat each arguments, invocation: &invocation)
+    if let instance = hooks.instance {
+      runAfter(instance, method, reifier, outcome, repeat each arguments, invocation: &invocation)
     }
     return try outcome.get()
   }

@@ -24,7 +24,20 @@ extension DelegateProxy {
     _ method: @autoclosure () -> DelegateMethod<repeat each Argument, Void>, _ arguments: repeat each Argument,
     to call: (Delegate, repeat each Argument) -> Void
   ) {
-    forward(method(), repeat each arguments, orElse: (), to: call)
+    if hasNoHooks {
+      let link = forwardeeProxyLink.load(ordering: .relaxed)
+      guard link != 0 else {
+        guard let forwardee = weakForwardee else { return }
+        return call(forwardee, repeat each arguments)
+      }
+      let path = ForwardingPath.current
+      guard enterChain(path, link: link, method: method().selector) else { return }
+      defer { path.pop() }
+      guard let forwardee = proxyForwardee else { return }
+      return call(forwardee, repeat each arguments)
+    }
+    let method = method()
+    forwardHooked(method, { method.reifier }, repeat each arguments, orElse: {}, to: call)
   }
 
   /// Forwards a call of a method that returns a value.
@@ -47,11 +60,22 @@ extension DelegateProxy {
     _ method: @autoclosure () -> DelegateMethod<repeat each Argument, Result>, _ arguments: repeat each Argument,
     orElse fallback: @autoclosure () -> Result, to call: (Delegate, repeat each Argument) -> Result
   ) -> Result {
+    // The hook-free path is spelled out rather than shared: a call through a helper makes the
+    // compiler copy (retain) class and struct arguments on every call.
     if hasNoHooks {
-      return callForwardee(nil, method().selector, repeat each arguments, orElse: fallback, to: call)
+      let link = forwardeeProxyLink.load(ordering: .relaxed)
+      guard link != 0 else {
+        guard let forwardee = weakForwardee else { return fallback() }
+        return call(forwardee, repeat each arguments)
+      }
+      let path = ForwardingPath.current
+      guard enterChain(path, link: link, method: method().selector) else { return fallback() }
+      defer { path.pop() }
+      guard let forwardee = proxyForwardee else { return fallback() }
+      return call(forwardee, repeat each arguments)
     }
     let method = method()
-    return forwardHooked(method, method.reifier, repeat each arguments, orElse: fallback, to: call)
+    return forwardHooked(method, { method.reifier }, repeat each arguments, orElse: fallback, to: call)
   }
 
   /// Forwards a call of a throwing method that returns nothing; the forwardee's error reaches the
@@ -67,7 +91,20 @@ extension DelegateProxy {
     _ method: @autoclosure () -> ThrowingDelegateMethod<repeat each Argument, Void, Failure>,
     _ arguments: repeat each Argument, to call: (Delegate, repeat each Argument) throws(Failure) -> Void
   ) throws(Failure) {
-    try forward(method(), repeat each arguments, orElse: (), to: call)
+    if hasNoHooks {
+      let link = forwardeeProxyLink.load(ordering: .relaxed)
+      guard link != 0 else {
+        guard let forwardee = weakForwardee else { return }
+        return try call(forwardee, repeat each arguments)
+      }
+      let path = ForwardingPath.current
+      guard enterChain(path, link: link, method: method().selector) else { return }
+      defer { path.pop() }
+      guard let forwardee = proxyForwardee else { return }
+      return try call(forwardee, repeat each arguments)
+    }
+    let method = method()
+    try forwardHooked(method, { method.reifier }, repeat each arguments, orElse: {}, to: call)
   }
 
   /// Forwards a call of a throwing method that returns a value; the forwardee's error reaches
@@ -93,10 +130,19 @@ extension DelegateProxy {
     to call: (Delegate, repeat each Argument) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     if hasNoHooks {
-      return try callForwardee(nil, method().selector, repeat each arguments, orElse: fallback, to: call)
+      let link = forwardeeProxyLink.load(ordering: .relaxed)
+      guard link != 0 else {
+        guard let forwardee = weakForwardee else { return fallback() }
+        return try call(forwardee, repeat each arguments)
+      }
+      let path = ForwardingPath.current
+      guard enterChain(path, link: link, method: method().selector) else { return fallback() }
+      defer { path.pop() }
+      guard let forwardee = proxyForwardee else { return fallback() }
+      return try call(forwardee, repeat each arguments)
     }
     let method = method()
-    return try forwardHooked(method, method.reifier, repeat each arguments, orElse: fallback, to: call)
+    return try forwardHooked(method, { method.reifier }, repeat each arguments, orElse: fallback, to: call)
   }
 
   // MARK: The path with hooks
@@ -126,7 +172,7 @@ extension DelegateProxy {
   /// has a string-keyed hook or a stream.
   @inlinable
   internal final func forwardHooked<each Argument, Result, Failure: Error>(
-    _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?, _ arguments: repeat each Argument,
+    _ method: ProxyMethod, _ reifier: () -> Reifier<repeat each Argument, Result>?, _ arguments: repeat each Argument,
     orElse fallback: () -> Result, to call: (Delegate, repeat each Argument) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let path = ForwardingPath.current
@@ -138,16 +184,18 @@ extension DelegateProxy {
     case .run:
       break
     }
-    let hooks = callHooks(for: method)
+    let hooks = beginReadingHooks(for: method)
+    defer { endReadingHooks(hooks) }
     if hooks.isEmpty {
       return try callForwardee(path, method.selector, repeat each arguments, orElse: fallback, to: call)
     }
+    let reifier = hooks.needsInvocation ? reifier() : nil
     var invocation: Invocation? = nil
-    if let before = hooks.typeWide?.before, !before.isEmpty {
-      runBefore(before, method, reifier, repeat each arguments, invocation: &invocation)
+    if let typeWide = hooks.typeWide {
+      runBefore(typeWide, method, reifier, repeat each arguments, invocation: &invocation)
     }
-    if let before = hooks.instance?.before, !before.isEmpty {
-      runBefore(before, method, reifier, repeat each arguments, invocation: &invocation)
+    if let instance = hooks.instance {
+      runBefore(instance, method, reifier, repeat each arguments, invocation: &invocation)
     }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
@@ -162,11 +210,11 @@ extension DelegateProxy {
     } catch {
       outcome = .failure(error)
     }
-    if let after = hooks.typeWide?.after, !after.isEmpty {
-      runAfter(after, method, reifier, outcome, repeat each arguments, invocation: &invocation)
+    if let typeWide = hooks.typeWide {
+      runAfter(typeWide, method, reifier, outcome, repeat each arguments, invocation: &invocation)
     }
-    if let after = hooks.instance?.after, !after.isEmpty {
-      runAfter(after, method, reifier, outcome, repeat each arguments, invocation: &invocation)
+    if let instance = hooks.instance {
+      runAfter(instance, method, reifier, outcome, repeat each arguments, invocation: &invocation)
     }
     return try outcome.get()
   }
@@ -244,61 +292,71 @@ extension DelegateProxy {
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   internal final func runBefore<each Argument, Result>(
-    _ entries: [HookEntry], _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?,
+    _ hooks: Unmanaged<MethodHooks>, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?,
     _ arguments: repeat each Argument, invocation: inout Invocation?
   ) {
-    for entry in entries where entry.claim() {
-      switch entry.kind {
-      case .arguments:
-        unsafeDowncast(entry.box.unsafelyUnwrapped, to: ArgumentsHook<repeat each Argument>.self).body(
-          repeat each arguments)
-      case .invocation, .stream:
-        if invocation == nil, let reifier {
-          invocation = Invocation(selector: method.selector, arguments: reifier.arguments((repeat each arguments)))
+    // The call holds a read of the snapshot, which keeps these hooks alive: no retains.
+    let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
+    for index in entries.indices {
+      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
+      do {
+        guard entry.claim() else { continue }
+        switch entry.kind {
+        case .arguments:
+          entry.typedBox(as: ArgumentsHook<repeat each Argument>.self).takeUnretainedValue().body(repeat each arguments)
+        case .invocation, .stream:
+          if invocation == nil, let reifier {
+            invocation = Invocation(selector: method.selector, arguments: reifier.arguments((repeat each arguments)))
+          }
+          if invocation != nil { runInvocationHook(entry, invocation.unsafelyUnwrapped) }
+        default:
+          break
         }
-        if let invocation { runInvocationHook(entry, invocation) }
-      default:
-        break
+        if entry.once { entry.retireIfOnce() }
       }
-      entry.retireIfOnce()
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   internal final func runAfter<each Argument, Result, Failure: Error>(
-    _ entries: [HookEntry], _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?,
+    _ hooks: Unmanaged<MethodHooks>, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?,
     _ outcome: Swift.Result<Result, Failure>, _ arguments: repeat each Argument, invocation: inout Invocation?
   ) {
-    for entry in entries where entry.claim() {
-      switch entry.kind {
-      case .arguments:
-        unsafeDowncast(entry.box.unsafelyUnwrapped, to: ArgumentsHook<repeat each Argument>.self).body(
-          repeat each arguments)
-      case .value:
-        if case .success(let value) = outcome {
-          unsafeDowncast(entry.box.unsafelyUnwrapped, to: ResultHook<Result, repeat each Argument>.self).body(
-            value, repeat each arguments)
-        }
-      case .outcome:
-        unsafeDowncast(entry.box.unsafelyUnwrapped, to: ResultHook<Swift.Result<Result, Failure>, repeat each Argument>.self)
-          .body(outcome, repeat each arguments)
-      case .invocation, .stream:
-        if let reifier {
-          var finished =
-            invocation ?? Invocation(selector: method.selector, arguments: reifier.arguments((repeat each arguments)))
-          switch outcome {
-          case .success(let value): finished.finish(returning: reifier.result(value))
-          case .failure(let error): finished.finish(throwing: error)
+    let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
+    for index in entries.indices {
+      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
+      do {
+        guard entry.claim() else { continue }
+        switch entry.kind {
+        case .arguments:
+          entry.typedBox(as: ArgumentsHook<repeat each Argument>.self).takeUnretainedValue().body(repeat each arguments)
+        case .value:
+          if case .success(let value) = outcome {
+            entry.typedBox(as: ResultHook<Result, repeat each Argument>.self).takeUnretainedValue().body(value, repeat each arguments)
           }
-          invocation = finished
-          runInvocationHook(entry, finished)
+        case .outcome:
+          entry.typedBox(as: ResultHook<Swift.Result<Result, Failure>, repeat each Argument>.self).takeUnretainedValue().body(outcome, repeat each arguments)
+        case .invocation, .stream:
+          if let reifier {
+            // Built once per call and finished in place: copying an invocation retains every field.
+            if invocation == nil {
+              invocation = Invocation(selector: method.selector, arguments: reifier.arguments((repeat each arguments)))
+            }
+            if !invocation.unsafelyUnwrapped.hasReturned {
+              switch outcome {
+              case .success(let value): invocation?.finish(returning: reifier.result(value))
+              case .failure(let error): invocation?.finish(throwing: error)
+              }
+            }
+            runInvocationHook(entry, invocation.unsafelyUnwrapped)
+          }
+        default:
+          break
         }
-      default:
-        break
+        if entry.once { entry.retireIfOnce() }
       }
-      entry.retireIfOnce()
     }
   }
 }

@@ -76,21 +76,24 @@ open class DelegateProxyBase {
     return chain.sameType ? .forward : .run
   }
 
-  /// The hooks of `method` on this proxy's type and on this proxy, read from the published
-  /// snapshots without a lock. The references taken keep the hooks alive for the whole call.
+  /// Starts reading the hooks of `method` on this proxy's type and on this proxy, from the
+  /// published snapshots, without a lock. The result is valid until ``endReadingHooks(_:)``.
   @usableFromInline
-  internal final func callHooks(for method: ProxyMethod) -> CallHooks {
-    var typeWide: MethodHooks? = nil
-    if let snapshot = typeHookRegistry.beginRead() {
-      typeWide = snapshot._withUnsafeGuaranteedRef { $0.hooks(for: method) }
-      typeHookRegistry.endRead()
-    }
-    var instance: MethodHooks? = nil
-    if let snapshot = hooks.beginRead() {
-      instance = snapshot._withUnsafeGuaranteedRef { $0.hooks(for: method) }
-      hooks.endRead()
-    }
-    return CallHooks(typeWide: typeWide, instance: instance)
+  internal final func beginReadingHooks(for method: ProxyMethod) -> CallHooks {
+    let id = UInt(bitPattern: ObjectIdentifier(method))
+    let typeWide = typeHookRegistry.beginRead()
+    let instance = hooks.beginRead()
+    return CallHooks(
+      typeWide: typeWide?._withUnsafeGuaranteedRef { $0.hooks(for: id) },
+      instance: instance?._withUnsafeGuaranteedRef { $0.hooks(for: id) }, readsTypeWide: typeWide != nil,
+      readsInstance: instance != nil)
+  }
+
+  /// Ends a read started by ``beginReadingHooks(for:)``.
+  @usableFromInline
+  internal final func endReadingHooks(_ hooks: CallHooks) {
+    if hooks.readsTypeWide { typeHookRegistry.endRead() }
+    if hooks.readsInstance { self.hooks.endRead() }
   }
 
   /// Runs a string-keyed before or after hook, or feeds a stream.

@@ -12,6 +12,7 @@ enum ScenarioRegistry {
     [
       harnessScenario(),
       typedForwardingScenario(),
+      asyncForwardingScenario(),
       dispatchModelScenario(),
       installScenario(),
       hookCountScenario(),

@@ -11,7 +11,9 @@ import Synchronization
 /// loop; setup (hosts, delegates, proxies, hooks) is untimed.
 /// - `direct` (baseline): the user's delegate set on the list host, no proxy.
 /// - `proxy`: one `ListViewDelegateProxy` installed through the host's delegate slot, no hooks.
-/// - `proxy-after-hook`: the same proxy with one `.after` hook incrementing an atomic counter.
+/// - `proxy-after-hook`: the same proxy with one typed after hook incrementing an atomic counter.
+/// - `proxy-invocation-hook`: the same proxy with one string-keyed after hook (the dynamic layer)
+///   that reads the index path through the call's `Invocation`.
 /// - `chain-3`: three proxy types stacked on the slot.
 /// - `autotrack-memory`: AutoTrack's list capture building an event into an in-memory sink.
 @MainActor
@@ -26,32 +28,44 @@ func typedForwardingScenario() -> Scenario {
         id: "proxy", targets: [.ratioToBaselineAtMost(1.25), .allocationsPerOperationAtMost(0)],
         body: .timedLoop { listLoop(proxies: 1, afterHook: false) }),
       Variant(
-        id: "proxy-after-hook", targets: [.ratioToBaselineAtMost(2)],
+        id: "proxy-after-hook", targets: [.ratioToBaselineAtMost(1.5), .allocationsPerOperationAtMost(0)],
         body: .timedLoop { listLoop(proxies: 1, afterHook: true) }),
       Variant(
-        id: "chain-3", targets: [.ratioToBaselineAtMost(3)], body: .timedLoop { listLoop(proxies: 3, afterHook: false) }
+        id: "proxy-invocation-hook", targets: [.ratioToBaselineAtMost(3)],
+        body: .timedLoop { listLoop(proxies: 1, afterHook: true, dynamic: true) }),
+      Variant(
+        id: "chain-3", targets: [.ratioToBaselineAtMost(2)], body: .timedLoop { listLoop(proxies: 3, afterHook: false) }
       ),
       autoTrackMemoryVariant(),
     ])
 }
 
-/// The selector every typed-forwarding variant dispatches.
+/// The selector the string-keyed variant hooks.
 let didSelectSelector = "listView(_:didSelectRowAt:)"
 
-/// Builds a list host with `proxies` proxies (0–3) and returns the timed loop.
+/// Builds a list host with `proxies` proxies (0–3) and returns the timed loop. With `afterHook`,
+/// the first proxy gets `hooks` after hooks: typed ones, or with `dynamic` string-keyed ones
+/// that read the index path from the `Invocation`.
 @MainActor
-func listLoop(proxies: Int, afterHook: Bool, hooks: Int = 1) -> @MainActor @Sendable (Int) -> Void {
+func listLoop(
+  proxies: Int, afterHook: Bool, hooks: Int = 1, dynamic: Bool = false
+) -> @MainActor @Sendable (Int) -> Void {
   let list = ListView()
   let delegate = CountingListDelegate()
   list.delegate = delegate
-  var installed: [DelegateProxyBase] = []
-  if proxies >= 1 { installed.append(try! list.installProxy(ListViewDelegateProxy())) }
-  if proxies >= 2 { installed.append(try! list.installProxy(SecondListProxy())) }
-  if proxies >= 3 { installed.append(try! list.installProxy(ThirdListProxy())) }
+  let first = proxies >= 1 ? try! list.installProxy(ListViewDelegateProxy()) : nil
+  if proxies >= 2 { try! list.installProxy(SecondListProxy()) }
+  if proxies >= 3 { try! list.installProxy(ThirdListProxy()) }
   let counter = BenchCounter()
-  if afterHook, let proxy = installed.first {
+  if afterHook, let proxy = first {
     for _ in 0..<hooks {
-      _ = try! proxy.addHook(for: didSelectSelector, at: .after) { _ in counter.increment() }
+      if dynamic {
+        try! proxy.hooks.addHook(for: didSelectSelector, at: .after) { invocation in
+          counter.add(try invocation.argument(1, as: IndexPath.self).row &+ 1)
+        }
+      } else {
+        try! proxy.hookAfter(\.didSelectRow) { _, indexPath in counter.add(indexPath.row &+ 1) }
+      }
     }
   }
   let indexPath = opaque(IndexPath(row: 0, section: 0))
@@ -74,38 +88,45 @@ final class CountingListDelegate: ListViewDelegate {
 final class BenchCounter: Sendable {
   private let storage = Atomic<Int>(0)
   func increment() { storage.add(1, ordering: .relaxed) }
+  func add(_ amount: Int) { storage.add(amount, ordering: .relaxed) }
   var value: Int { storage.load(ordering: .relaxed) }
 }
 
 /// A second proxy kind, standing for another library's list proxy (it forwards did-select only;
 /// the benchmark dispatches nothing else).
-final class SecondListProxy: DelegateProxy<any ListViewDelegate> {
+final class SecondListProxy: DelegateProxy<any ListViewDelegate>, TypedDelegateProxy {
+  struct Methods: DelegateMethodTable {
+    let didSelectRow = DelegateMethod<ListView, IndexPath, Void>("listView(_:didSelectRowAt:)")
+  }
+  static let methods = Methods()
   private weak var target: (any ListViewDelegate)?
   override var weakForwardee: (any ListViewDelegate)? {
     get { target }
     set { target = newValue }
   }
-  override class var methods: [ProxyMethod] { [.void(didSelectSelector)] }
 }
 
 extension SecondListProxy: ListViewDelegate {
   func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {
-    forward(#function, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
+    forward(Self.methods.didSelectRow, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
   }
 }
 
 /// A third proxy kind, for `chain-3`.
-final class ThirdListProxy: DelegateProxy<any ListViewDelegate> {
+final class ThirdListProxy: DelegateProxy<any ListViewDelegate>, TypedDelegateProxy {
+  struct Methods: DelegateMethodTable {
+    let didSelectRow = DelegateMethod<ListView, IndexPath, Void>("listView(_:didSelectRowAt:)")
+  }
+  static let methods = Methods()
   private weak var target: (any ListViewDelegate)?
   override var weakForwardee: (any ListViewDelegate)? {
     get { target }
     set { target = newValue }
   }
-  override class var methods: [ProxyMethod] { [.void(didSelectSelector)] }
 }
 
 extension ThirdListProxy: ListViewDelegate {
   func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {
-    forward(#function, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
+    forward(Self.methods.didSelectRow, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
   }
 }
