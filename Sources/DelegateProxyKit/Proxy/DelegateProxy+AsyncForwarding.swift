@@ -17,7 +17,7 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - arguments: The method's arguments.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
-  @inlinable
+  @inlinable @inline(__always)
   nonisolated(nonsending) public final func forward<each Argument>(
     _ method: @autoclosure () -> AsyncDelegateMethod<repeat each Argument, Void>, _ arguments: repeat each Argument,
     to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async -> Void
@@ -33,7 +33,7 @@ extension DelegateProxy {
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable
+  @inlinable @inline(__always)
   nonisolated(nonsending) public final func forward<each Argument, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<repeat each Argument, Result>, _ arguments: repeat each Argument,
     orElse fallback: @autoclosure () -> Result,
@@ -55,7 +55,7 @@ extension DelegateProxy {
   ///   - arguments: The method's arguments.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable
+  @inlinable @inline(__always)
   nonisolated(nonsending) public final func forward<each Argument, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<repeat each Argument, Void, Failure>,
     _ arguments: repeat each Argument,
@@ -81,7 +81,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable
+  @inlinable @inline(__always)
   nonisolated(nonsending) public final func forward<each Argument, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>,
     _ arguments: repeat each Argument, orElse fallback: @autoclosure () -> Result,
