@@ -1,5 +1,6 @@
-// Wrap a delegate protocol of your own with DelegateProxyKit: a proxy in a few lines, a `before`
-// hook, an `instead` hook that may overrule the real delegate, and an `AsyncStream` observer.
+// Wrap a delegate protocol of your own with DelegateProxyKit: a proxy that declares each method
+// once, typed hooks before, instead of and after calls (one of them on a throwing method), and a
+// stream of calls through the dynamic layer, which names methods by string.
 //
 //   swift run WrapYourOwnDelegate
 
@@ -7,13 +8,21 @@ import DelegateProxyKit
 
 // MARK: The protocol and its host (your code, unchanged)
 
+/// Why a downloaded file was refused.
+struct ChecksumMismatch: Error, CustomStringConvertible {
+  let file: String
+  var description: String { "checksum mismatch for \(file)" }
+}
+
 /// What a downloader tells its delegate, and what it asks it.
 protocol DownloaderDelegate: AnyObject {
   func downloadDidFinish(_ file: String, bytes: Int)
   func shouldRetry(_ file: String, attempt: Int) -> Bool
+  func verify(_ file: String, checksum: Int) throws -> Bool
 }
 
-/// A host that calls its delegate: it fails `failures` times, asking before each retry.
+/// A host that calls its delegate: it fails `failures` times, asking before each retry, then has
+/// the delegate verify the file before reporting it finished.
 final class Downloader {
   weak var delegate: (any DownloaderDelegate)?
 
@@ -26,40 +35,60 @@ final class Downloader {
         return
       }
     }
+    do {
+      guard try delegate?.verify(file, checksum: file.count) ?? true else { return }
+    } catch {
+      print("downloader: verification failed (\(error)); discarding \(file)")
+      return
+    }
     delegate?.downloadDidFinish(file, bytes: 1_000 * file.count)
   }
 }
 
-/// The app's real delegate: it always wants another try.
+/// The app's real delegate: it always wants another try, and refuses archives.
 final class AppDelegate: DownloaderDelegate {
   func downloadDidFinish(_ file: String, bytes: Int) { print("app delegate: \(file) arrived, \(bytes) bytes") }
   func shouldRetry(_ file: String, attempt: Int) -> Bool {
     print("app delegate: retry \(file) after attempt \(attempt)? yes")
     return true
   }
+  func verify(_ file: String, checksum: Int) throws -> Bool {
+    if file.hasSuffix(".zip") { throw ChecksumMismatch(file: file) }
+    return true
+  }
 }
 
-// MARK: The proxy: weak storage, the method table, one line per method
+// MARK: The proxy: the method table, weak storage, one line per method
 
-final class DownloaderDelegateProxy: DelegateProxy<any DownloaderDelegate> {
+final class DownloaderDelegateProxy: DelegateProxy<any DownloaderDelegate>, TypedDelegateProxy {
+  // Each method is declared once: its argument types, its result type and its `#function` name.
+  // Hooks name methods by key path into this table, so a misspelled hook does not compile.
+  struct Methods: DelegateMethodTable {
+    let didFinish = DelegateMethod<String, Int, Void>("downloadDidFinish(_:bytes:)")
+    let shouldRetry = DelegateMethod<String, Int, Bool>("shouldRetry(_:attempt:)")
+    let verify = ThrowingDelegateMethod<String, Int, Bool, any Error>("verify(_:checksum:)")
+  }
+  static let methods = Methods()
+
   // Swift cannot declare `weak var` of a generic type, so the subclass holds the weak reference.
   private weak var target: (any DownloaderDelegate)?
   override var weakForwardee: (any DownloaderDelegate)? {
     get { target }
     set { target = newValue }
   }
-  override class var methods: [ProxyMethod] {
-    [.void("downloadDidFinish(_:bytes:)"), .value("shouldRetry(_:attempt:)")]
-  }
 }
 
 extension DownloaderDelegateProxy: DownloaderDelegate {
   func downloadDidFinish(_ file: String, bytes: Int) {
-    forward(#function, file, bytes) { $0.downloadDidFinish(file, bytes: bytes) }
+    forward(Self.methods.didFinish, file, bytes) { $0.downloadDidFinish($1, bytes: $2) }
   }
   func shouldRetry(_ file: String, attempt: Int) -> Bool {
     // `orElse`: what the downloader would get with no delegate at all (`nil ?? false`).
-    forward(#function, file, attempt, orElse: false) { $0.shouldRetry(file, attempt: attempt) }
+    forward(Self.methods.shouldRetry, file, attempt, orElse: false) { $0.shouldRetry($1, attempt: $2) }
+  }
+  func verify(_ file: String, checksum: Int) throws -> Bool {
+    // The delegate's error reaches the downloader unchanged, hooks or not.
+    try forward(Self.methods.verify, file, checksum, orElse: true) { try $0.verify($1, checksum: $2) }
   }
 }
 
@@ -69,49 +98,59 @@ let appDelegate = AppDelegate()
 let downloader = Downloader()
 var proxy: DownloaderDelegateProxy? = DownloaderDelegateProxy(forwardee: appDelegate)
 downloader.delegate = proxy  // the host talks to the proxy; the proxy forwards to appDelegate
-print("proxy installed; with no hooks a call costs one weak load and the forwarded call")
+print("proxy installed; with no hooks a call costs a weak load and the forwarded call")
 
-// A `before` hook sees the arguments before the real delegate does.
-try proxy!.addHook(for: "downloadDidFinish(_:bytes:)", at: .before) { call in
-  let file = try call.argument(0, as: String.self)
-  print("before hook: \(file) finished; the app delegate has not heard yet")
+// A `before` hook receives the method's own arguments, typed: no casts, no positions.
+try proxy!.hookBefore(\.didFinish) { file, bytes in
+  print("before hook: \(file) finished (\(bytes) bytes); the app delegate has not heard yet")
 }
 
-// An `instead` hook stands in for the call: here a policy caps retries at one, whatever the app says.
-try proxy!.addInsteadHook(for: "shouldRetry(_:attempt:)") { call in
-  let attempt = try call.invocation.argument(1, as: Int.self)
-  if attempt >= 2 {
+// An `instead` hook receives the rest of the call as `original`: here a policy caps retries at
+// one, whatever the app says, and asks the app otherwise.
+try proxy!.hookInstead(\.shouldRetry) { original, file, attempt in
+  guard attempt < 2 else {
     print("instead hook: attempt \(attempt) is over the limit; answering false without asking the app")
-    call.returnValue = false
-  } else {
-    print("instead hook: attempt \(attempt) is within the limit; proceeding to the app delegate")
-    call.proceed()
-    print("instead hook: the app delegate answered \(call.returnValue ?? "nothing")")
+    return false
+  }
+  let answer = original(file, attempt)
+  print("instead hook: attempt \(attempt) is within the limit; the app delegate answered \(answer)")
+  return answer
+}
+
+// An `after` hook of a throwing method receives the outcome first, as a `Result`, then the arguments.
+try proxy!.hookAfter(\.verify) { outcome, file, _ in
+  switch outcome {
+  case .success(let accepted): print("after hook: \(file) verified: \(accepted)")
+  case .failure(let error): print("after hook: verifying \(file) threw \(error)")
   }
 }
 
-// A misspelled selector fails when the hook is installed, not silently at call time.
+// The dynamic layer names methods by string, for tools that only know a name. A misspelled name
+// is refused when the hook is installed, never silently ignored.
 do {
-  try proxy!.addHook(for: "downloadDidFinish(_:)", at: .after) { _ in }
+  try proxy!.hooks.addHook(for: "downloadDidFinish(_:)", at: .after) { _ in }
 } catch {
   print("typo caught at install time: \(error)")
 }
 
-// An observer stream gets every call after it returned; it finishes when the proxy goes away.
-let finished = try proxy!.invocations(of: "downloadDidFinish(_:bytes:)")
+// A stream of calls by name: every call after it returned, as an `Invocation` whose arguments are
+// read by position. It finishes when the proxy goes away.
+let finished = try proxy!.hooks.invocations(of: "downloadDidFinish(_:bytes:)")
 let observer = Task { @MainActor in
   var count = 0
   for await call in finished {
     count += 1
-    print("stream: \(call)")
+    let bytes = (try? call.argument(1, as: Int.self)) ?? 0
+    print("stream: \(call.selector) for \(call.arguments[0]), \(bytes) bytes")
   }
   print("stream finished after \(count) calls: the proxy was deallocated")
 }
 
 // MARK: Running
 
-downloader.fetch("report.pdf", failures: 1)  // one retry: the app says yes, the hook lets it through
+downloader.fetch("report.pdf", failures: 1)  // one retry: the hook asks the app, which says yes
 downloader.fetch("video.mp4", failures: 3)  // a second retry: the hook answers no on its own
+downloader.fetch("backup.zip", failures: 0)  // the app's verification throws; the downloader sees the error
 downloader.fetch("notes.txt", failures: 0)  // no failure at all
 
 // The observer task runs on the main actor, so it reads the stream's buffered calls once this code

@@ -5,21 +5,21 @@
 /// delegate calls to the slot's head, and keep the slot told of delegate changes:
 ///
 /// ```swift
-/// final class PaymentSheet: DelegateHosting {
-///   let delegateSlot = DelegateSlot<any PaymentDelegate>()
-///   weak var delegate: (any PaymentDelegate)? {
+/// final class Uploader: DelegateHosting {
+///   let delegateSlot = DelegateSlot<any UploadDelegate>()
+///   weak var delegate: (any UploadDelegate)? {
 ///     didSet { delegateSlot.delegateDidChange(to: delegate) }
 ///   }
-///   var hostedDelegate: (any PaymentDelegate)? { delegate }
+///   var hostedDelegate: (any UploadDelegate)? { delegate }
 ///
-///   func pay(_ amount: Int) {
+///   func finish(_ file: String) {
 ///     let target = delegateSlot.head ?? delegate     // the outermost proxy, else the delegate
-///     _ = try? target?.authorize(amount, ledger: ledger)
+///     target?.uploadDidFinish(file)
 ///   }
 /// }
 ///
-/// let proxy = try sheet.installProxy(PaymentDelegateProxy())
-/// sheet.delegate === myDelegate   // still true
+/// let proxy = try uploader.installProxy(UploadDelegateProxy())
+/// uploader.delegate === myDelegate   // still true
 /// ```
 ///
 /// A main-actor host (as UIKit's are) conforms with an isolated conformance,

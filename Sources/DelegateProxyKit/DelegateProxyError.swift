@@ -13,7 +13,8 @@ public enum DelegateProxyError: Error, Equatable, Sendable {
   /// The methods a proxy knows are the ones its ``DelegateMethodTable`` declares.
   case unknownSelector(selector: String, proxyType: String)
   /// A method's declaration is malformed: its selector is not spelled `name(label:…)` or names a
-  /// different number of arguments than its types. Reported when a hook is installed on it.
+  /// different number of arguments than its types. Thrown when a hook is installed on the method
+  /// or the dynamic layer looks it up, in every build configuration.
   case invalidMethodDeclaration(selector: String, proxyType: String, reason: String)
   /// The dynamic layer (``Invocation``, string-keyed hooks, streams) was asked for a method whose
   /// arguments or result are not all `Sendable`; use a typed hook.

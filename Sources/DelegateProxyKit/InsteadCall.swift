@@ -8,9 +8,10 @@
 /// }
 /// ```
 ///
-/// Typed instead hooks (`hookInstead(_:once:_:)`)
-/// do the same with the method's own types and no casts. An `InsteadCall` lives only while its
-/// hook runs; it is not `Sendable`.
+/// Only plain methods (neither `throws` nor `async`) take string-keyed instead hooks. Typed
+/// instead hooks (`hookInstead(_:once:_:)`) do the same for every kind of method, with the
+/// method's own types and no casts. An `InsteadCall` lives only while its hook runs; it is not
+/// `Sendable`.
 public final class InsteadCall {
   /// The call: selector and arguments, and after ``proceed()`` the forwardee's return value.
   public private(set) var invocation: Invocation

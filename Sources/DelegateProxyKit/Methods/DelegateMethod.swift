@@ -11,6 +11,8 @@
 /// }
 /// ```
 ///
+/// A method without arguments is `DelegateMethod<Void>`: no argument types, `Void` as the result.
+///
 /// The selector is the method's `#function` spelling. It is typed only here; hooks name the
 /// method by key path (`\.didSelectRow`), so a misspelling cannot make a hook silently never fire.
 /// A selector whose labels do not match the number of arguments is refused with
@@ -61,8 +63,8 @@ extension DelegateMethod where repeat each Argument: Sendable, Result: Sendable 
 /// }
 /// ```
 ///
-/// The caller of the proxy receives the forwardee's error unchanged, with or without hooks.
-/// An after hook sees a `Result`; an instead hook may throw `Failure`.
+/// The caller of the proxy receives the forwardee's error unchanged — the same instance — with or
+/// without hooks. An after hook sees a `Result`; an instead hook may throw `Failure`.
 public final class ThrowingDelegateMethod<each Argument, Result, Failure: Error>: ProxyMethod, @unchecked Sendable {
   @usableFromInline internal let reifier: Reifier<repeat each Argument, Result>?
 
@@ -104,8 +106,12 @@ extension ThrowingDelegateMethod where repeat each Argument: Sendable, Result: S
 /// }
 /// ```
 ///
-/// Forwarding awaits the forwardee; before hooks run before the call starts and after hooks once
-/// it has finished. An instead hook is itself `async`.
+/// Forwarding awaits the forwardee in the caller's isolation; before hooks run before the call
+/// starts and after hooks once it has finished. An instead hook is itself `async`.
+///
+/// Because nothing is sent to another isolation, the protocol's `async` requirement must not run
+/// off the caller's actor: isolate the protocol to a global actor (`@MainActor`), or declare the
+/// requirement `nonisolated(nonsending)`.
 public final class AsyncDelegateMethod<each Argument, Result>: ProxyMethod, @unchecked Sendable {
   @usableFromInline internal let reifier: Reifier<repeat each Argument, Result>?
 
@@ -149,7 +155,8 @@ extension AsyncDelegateMethod where repeat each Argument: Sendable, Result: Send
 /// ```
 ///
 /// The caller receives the forwardee's error unchanged, and a cancelled task's cancellation
-/// reaches the forwardee as it would without the proxy.
+/// reaches the forwardee as it would without the proxy. As for ``AsyncDelegateMethod``, the
+/// protocol's requirement must be isolated to a global actor or `nonisolated(nonsending)`.
 public final class AsyncThrowingDelegateMethod<each Argument, Result, Failure: Error>: ProxyMethod, @unchecked Sendable {
   @usableFromInline internal let reifier: Reifier<repeat each Argument, Result>?
 

@@ -13,7 +13,9 @@
 /// ```
 ///
 /// Nothing else lists the methods: the dynamic layer finds them by reflecting over the table
-/// (`Mirror`), and hooks reach them by key path (`\.didSelectRow`, `\.scroll.didScroll`).
+/// (`Mirror`, once per proxy type), and hooks reach them by key path (`\.didSelectRow`,
+/// `\.scroll.didScroll`). A public proxy declares its table `public struct Methods` with
+/// `public let` properties and a `public init() {}`.
 public protocol DelegateMethodTable: Sendable {}
 
 /// The methods of each proxy type by selector, built from its table once.

@@ -25,7 +25,7 @@ public class ProxyMethod: @unchecked Sendable {
   public final var selector: String { declaration.selector }
   /// Whether the method throws and whether it is `async`.
   public final var effects: DelegateMethodEffects { declaration.effects }
-  /// What the method returns, which decides what a host sees when no delegate answers.
+  /// Whether the method returns nothing, an `Optional`, or another value.
   public final var returnKind: DelegateMethodReturnKind { declaration.returnKind }
   /// The number of arguments.
   public final var argumentCount: Int { declaration.argumentTypes.count }
@@ -55,7 +55,11 @@ extension ProxyMethod: CustomStringConvertible {
   }
 }
 
-/// The effects of a delegate method's declaration.
+/// The effects of a delegate method's declaration: whether it throws and whether it is `async`.
+///
+/// Fixed by the kind of method reference: ``DelegateMethod`` is `plain`, ``ThrowingDelegateMethod``
+/// `throwing`, ``AsyncDelegateMethod`` `async`, ``AsyncThrowingDelegateMethod`` `asyncThrowing`.
+/// The dynamic layer's instead hooks take plain methods only.
 public enum DelegateMethodEffects: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
   /// Neither `throws` nor `async`.
   case plain
@@ -77,7 +81,10 @@ public enum DelegateMethodEffects: String, Sendable, Hashable, CaseIterable, Cus
   }
 }
 
-/// What a delegate method gives back, which decides what a host sees when no delegate answers.
+/// What a delegate method gives back, as its declaration says.
+///
+/// Read it from ``ProxyMethod/returnKind``. What a host receives when no delegate answers is the
+/// `orElse` value of the proxy's `forward` call; the kind tells a tool which answers make sense.
 public enum DelegateMethodReturnKind: String, Sendable, Hashable, CaseIterable {
   /// The method returns nothing.
   case void

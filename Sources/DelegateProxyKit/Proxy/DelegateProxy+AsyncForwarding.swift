@@ -13,6 +13,10 @@ extension DelegateProxy {
   /// }
   /// ```
   ///
+  /// The call runs in the caller's isolation, and so does the forwardee's method: the protocol's
+  /// requirement must be isolated to a global actor (such as `@MainActor`) or declared
+  /// `nonisolated(nonsending)`, or the closure does not compile.
+  ///
   /// - Parameters:
   ///   - method: The method's declaration in the proxy's table.
   ///   - arguments: The method's arguments.
@@ -48,7 +52,8 @@ extension DelegateProxy {
   }
 
   /// Forwards a call of an `async throws` method that returns nothing; awaits the forwardee and
-  /// passes its error on unchanged.
+  /// passes its error on unchanged. For an `async throws(E)` method, annotate the closure:
+  /// `{ (delegate, value) async throws(E) in try await delegate.method(value) }`.
   ///
   /// - Parameters:
   ///   - method: The method's declaration in the proxy's table.

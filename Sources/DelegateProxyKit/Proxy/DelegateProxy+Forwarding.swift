@@ -81,6 +81,14 @@ extension DelegateProxy {
   /// Forwards a call of a throwing method that returns nothing; the forwardee's error reaches the
   /// caller unchanged.
   ///
+  /// For a `throws(E)` method, spell out the closure's error type, which Swift does not infer:
+  ///
+  /// ```swift
+  /// func validate(_ card: String) throws(CardError) {
+  ///   try forward(Self.methods.validate, card) { (delegate, card) throws(CardError) in try delegate.validate(card) }
+  /// }
+  /// ```
+  ///
   /// - Parameters:
   ///   - method: The method's declaration in the proxy's table.
   ///   - arguments: The method's arguments.
@@ -115,6 +123,9 @@ extension DelegateProxy {
   ///   try forward(Self.methods.authorize, payment, ledger, orElse: false) { try $0.authorize($1, ledger: $2) }
   /// }
   /// ```
+  ///
+  /// With no forwardee, nothing is thrown and the host gets `fallback`. For a `throws(E)` method,
+  /// annotate the closure: `{ (delegate, payment, ledger) throws(E) in … }`.
   ///
   /// - Parameters:
   ///   - method: The method's declaration in the proxy's table.

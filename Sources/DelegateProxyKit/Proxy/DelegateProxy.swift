@@ -5,7 +5,7 @@ import Synchronization
 /// Subclass it once per protocol: declare the protocol's methods once as a
 /// ``DelegateMethodTable`` (adopting ``TypedDelegateProxy``), declare weak storage for the
 /// forwardee, and write each method as one call to `forward`, which passes the call on unchanged
-/// and runs any hooks:
+/// — its result, or its error — and runs any hooks:
 ///
 /// ```swift
 /// final class DownloadDelegateProxy: DelegateProxy<any DownloadDelegate>, TypedDelegateProxy {
@@ -37,9 +37,9 @@ import Synchronization
 /// ``weakForwardee``.
 ///
 /// - Complexity: With no hooks installed and a forwardee that is not itself a proxy, a forwarded
-///   call performs two relaxed atomic loads, one weak load and the call: no allocation, no
-///   lock, no dynamic cast. With typed hooks installed it adds a lock-free snapshot read and the
-///   hooks' own calls, still with no allocation.
+///   call performs three relaxed atomic loads, one weak load and the call: no allocation, no
+///   lock, no dynamic cast. With typed hooks installed it adds a lock-free read of the published
+///   hooks and the hooks' own calls; on the synchronous path that allocates nothing either.
 open class DelegateProxy<Delegate>: DelegateProxyBase {
   /// The delegate protocol, for ``TypedDelegateProxy``.
   public typealias ProxiedDelegate = Delegate

@@ -9,8 +9,12 @@ import Synchronization
 /// Proxies are not `Sendable`: use a proxy from the isolation of its host (the main actor for
 /// HeadlessUI hosts). Its ``hooks`` registry is `Sendable` and may be used from any thread.
 open class DelegateProxyBase {
-  /// The hooks installed on this proxy, for the dynamic layer (names, ``Invocation``, streams),
-  /// the error handler and removing everything; usable from any thread.
+  /// The hooks installed on this proxy: the dynamic layer (methods by name, ``Invocation``,
+  /// streams), the error handler, and removing every hook at once. Typed hooks installed on the
+  /// proxy live here too.
+  ///
+  /// The registry is `Sendable` and may be used from any thread, while the proxy itself is used
+  /// from its host's isolation.
   public let hooks: HookRegistry
   /// The type-wide registry of this proxy's type, cached so calls check it with one atomic load.
   @usableFromInline internal let typeHookRegistry: HookRegistry
@@ -30,10 +34,13 @@ open class DelegateProxyBase {
     hooks.invalidate()
   }
 
-  /// The type-wide hook registry of this proxy type: string-keyed hooks that run on every proxy
-  /// of the type, its error handler. Typed type-wide hooks are installed with the static
-  /// `hookBefore(_:once:_:)`
-  /// family. Type-wide hooks run before the proxy's own.
+  /// The type-wide hook registry of this proxy type: the dynamic layer for every proxy of the type
+  /// (string-keyed hooks, streams), and the error handler proxies of the type fall back on.
+  ///
+  /// Typed type-wide hooks are installed with the static methods of ``TypedDelegateProxy``
+  /// (`hookBefore(_:once:_:)` and its siblings) and live here too. Type-wide hooks run before a
+  /// proxy's own hooks at the same position. Each class has its own registry, which lives as long
+  /// as the process.
   public class var typeHooks: HookRegistry { TypeHooks.registry(for: self) }
 
   // MARK: Non-generic pieces of the forwarding path

@@ -1,43 +1,51 @@
-/// A proxy that declares its protocol's methods once, in a ``DelegateMethodTable``, and so gets
-/// typed hooks.
+/// A proxy that declares its protocol's methods once, in a ``DelegateMethodTable``, and in return
+/// takes typed hooks.
 ///
-/// Adopt it with a nested `Methods` struct and one static instance:
+/// Adopt it with a nested `Methods` table and one static instance of it:
 ///
 /// ```swift
 /// final class ListViewDelegateProxy: DelegateProxy<any ListViewDelegate>, TypedDelegateProxy {
 ///   struct Methods: DelegateMethodTable {
+///     let shouldHighlightRow = DelegateMethod<ListView, IndexPath, Bool>("listView(_:shouldHighlightRowAt:)")
 ///     let didSelectRow = DelegateMethod<ListView, IndexPath, Void>("listView(_:didSelectRowAt:)")
 ///   }
 ///   static let methods = Methods()
-///   // weak storage and the forwards …
+///   // the weak storage and one `forward` per method …
 /// }
 /// ```
 ///
-/// Then hooks name methods by key path, and their closures take the method's own argument types:
+/// Hooks then name a method by key path into the table, and their closures take the method's own
+/// argument and result types:
 ///
 /// ```swift
 /// let token = try proxy.hookAfter(\.didSelectRow) { list, indexPath in
 ///   selectedRows.append(indexPath)           // no casts, no argument positions
 /// }
+/// try proxy.hookInstead(\.shouldHighlightRow) { original, list, indexPath in
+///   indexPath.section > 0 && original(list, indexPath)
+/// }
 /// try ListViewDelegateProxy.hookBefore(\.didSelectRow) { _, indexPath in log(indexPath) }   // every list proxy
 /// ```
 ///
-/// One vocabulary, two receivers: the instance methods hook one proxy, the static methods of the
-/// same names hook every proxy of the type. For one call the order is: type-wide before hooks,
-/// the proxy's before hooks, the instead chain (type-wide first) or the forwardee, type-wide after
-/// hooks, the proxy's after hooks; hooks at one position run in install order.
+/// One vocabulary, two receivers: the instance methods hook one proxy, with closures that run in
+/// the proxy's isolation and need not be `Sendable`; the static methods of the same names hook
+/// every proxy of the type, with `@Sendable` closures. For one call the order is: the type-wide
+/// before hooks, the proxy's before hooks, the instead chain (type-wide hooks first) or the
+/// forwardee, the type-wide after hooks, the proxy's after hooks. Hooks at one position run in
+/// install order.
 ///
 /// What each position receives:
 /// - `hookBefore`: the arguments.
 /// - `hookAfter`: for a method that returns nothing and cannot throw, the arguments; for one that
-///   returns a value, the value, then the arguments; for a throwing method, the `Result` (the
-///   value or the error, the same instance the caller gets), then the arguments.
-/// - `hookInstead`: `original` — the rest of the call — then the arguments. Call it with the same
-///   or changed arguments, or return a value of your own (or, for a throwing method, throw). For
-///   an `async` method the hook is `async` too.
+///   returns a value, the value, then the arguments; for a throwing method, the outcome as a
+///   `Result` (the value, or the very error the caller receives), then the arguments.
+/// - `hookInstead`: `original` — the rest of the call — then the arguments. The hook calls
+///   `original` with the same or changed arguments, or returns a value of its own; for a throwing
+///   method it may throw. For an `async` method the hook is `async` and awaits `original`.
 ///
-/// A typed hook runs without building an ``Invocation``: no allocation and no lock on the call
-/// path. Hooks can be installed and removed while calls are forwarded on other threads.
+/// A typed hook is a closure call with the arguments as they are: it builds no ``Invocation`` and
+/// takes no lock, and on the synchronous path it allocates nothing. Hooks can be removed, and
+/// type-wide hooks installed, from any thread while calls are forwarded on others.
 public protocol TypedDelegateProxy: DelegateProxyBase {
   /// The delegate protocol, as an existential (`any ListViewDelegate`); ``DelegateProxy``
   /// provides it.
@@ -61,17 +69,19 @@ extension TypedDelegateProxy {
 // MARK: Hooks on one proxy
 
 extension TypedDelegateProxy {
-  /// Installs a hook on this proxy that runs before each call of a `DelegateMethod` method, with its arguments.
+  /// Installs a hook on this proxy that runs before each call of a plain method (``DelegateMethod``), with the call's
+  /// arguments.
   ///
-  /// The hook runs in the proxy's isolation (the host's), so it need not be `Sendable`: a hook installed on the main actor on a main-actor host's proxy may update main-actor state directly.
+  /// The hook runs in the proxy's isolation, where the host makes its calls, so it need not be `Sendable`: installed
+  /// on the main actor, it may use main-actor state directly.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.didSelectRow`.
   ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
@@ -79,17 +89,19 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try hooks.installTyped(method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
-  /// Installs a hook on this proxy that runs after each call of a `DelegateMethod` method that returns nothing, with its arguments.
+  /// Installs a hook on this proxy that runs after each call of a plain method (``DelegateMethod``) that returns
+  /// nothing, with the call's arguments.
   ///
-  /// The hook runs in the proxy's isolation (the host's), so it need not be `Sendable`: a hook installed on the main actor on a main-actor host's proxy may update main-actor state directly.
+  /// The hook runs in the proxy's isolation, where the host makes its calls, so it need not be `Sendable`: installed
+  /// on the main actor, it may use main-actor state directly.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.didSelectRow`.
   ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Void>>, once: Bool = false,
@@ -97,17 +109,19 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try hooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
-  /// Installs a hook on this proxy that runs after each call of a `DelegateMethod` method, with the result first, then the arguments.
+  /// Installs a hook on this proxy that runs after each call of a plain method (``DelegateMethod``) that returns a
+  /// value, with the value first, then the call's arguments.
   ///
-  /// The hook runs in the proxy's isolation (the host's), so it need not be `Sendable`: a hook installed on the main actor on a main-actor host's proxy may update main-actor state directly.
+  /// The hook runs in the proxy's isolation, where the host makes its calls, so it need not be `Sendable`: installed
+  /// on the main actor, it may use main-actor state directly.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.shouldHighlightRow`.
   ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
@@ -115,17 +129,23 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try hooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
   }
-  /// Installs a hook on this proxy that runs in place of each call of a `DelegateMethod` method: it calls `original` (the next instead hook or the forwardee) with the same or changed arguments, or returns a value of its own.
+  /// Installs a hook on this proxy that runs in place of each call of a plain method (``DelegateMethod``).
   ///
-  /// The hook runs in the proxy's isolation (the host's), so it need not be `Sendable`: a hook installed on the main actor on a main-actor host's proxy may update main-actor state directly.
+  /// The hook receives the rest of the call as `original`: it calls it to go on — with the arguments it received, or
+  /// changed ones — or returns a value of its own. `original` runs the next instead hook, or the forwardee when there
+  /// is none.
+  ///
+  /// The hook runs in the proxy's isolation, where the host makes its calls, so it need not be `Sendable`: installed
+  /// on the main actor, it may use main-actor state directly.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.shouldHighlightRow`.
   ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall``, then the call's arguments, and returns what the
+  ///     host gets.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
@@ -134,17 +154,19 @@ extension TypedDelegateProxy {
     Self.requireDelegateProxy()
     return try hooks.installTyped(method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
   }
-  /// Installs a hook on this proxy that runs before each call of a `ThrowingDelegateMethod` method, with its arguments.
+  /// Installs a hook on this proxy that runs before each call of a throwing method (``ThrowingDelegateMethod``), with
+  /// the call's arguments.
   ///
-  /// The hook runs in the proxy's isolation (the host's), so it need not be `Sendable`: a hook installed on the main actor on a main-actor host's proxy may update main-actor state directly.
+  /// The hook runs in the proxy's isolation, where the host makes its calls, so it need not be `Sendable`: installed
+  /// on the main actor, it may use main-actor state directly.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.authorize`.
   ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
@@ -152,17 +174,19 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try hooks.installTyped(method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
-  /// Installs a hook on this proxy that runs after each call of a `ThrowingDelegateMethod` method, with the outcome (the value or the error, as a `Result`) first, then the arguments.
+  /// Installs a hook on this proxy that runs after each call of a throwing method (``ThrowingDelegateMethod``), with
+  /// the call's outcome first — the value, or the error the caller receives — then its arguments.
   ///
-  /// The hook runs in the proxy's isolation (the host's), so it need not be `Sendable`: a hook installed on the main actor on a main-actor host's proxy may update main-actor state directly.
+  /// The hook runs in the proxy's isolation, where the host makes its calls, so it need not be `Sendable`: installed
+  /// on the main actor, it may use main-actor state directly.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.authorize`.
   ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
@@ -170,17 +194,23 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try hooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
   }
-  /// Installs a hook on this proxy that runs in place of each call of a `ThrowingDelegateMethod` method: it calls `original` (the next instead hook or the forwardee) with the same or changed arguments, or returns a value of its own, or throws.
+  /// Installs a hook on this proxy that runs in place of each call of a throwing method (``ThrowingDelegateMethod``).
   ///
-  /// The hook runs in the proxy's isolation (the host's), so it need not be `Sendable`: a hook installed on the main actor on a main-actor host's proxy may update main-actor state directly.
+  /// The hook receives the rest of the call as `original`: it calls it to go on — with the arguments it received, or
+  /// changed ones — or returns a value of its own, or throws; what it throws reaches the caller. `original` runs the
+  /// next instead hook, or the forwardee when there is none.
+  ///
+  /// The hook runs in the proxy's isolation, where the host makes its calls, so it need not be `Sendable`: installed
+  /// on the main actor, it may use main-actor state directly.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.authorize`.
   ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall``, then the call's arguments, and returns what the
+  ///     host gets.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
@@ -189,17 +219,19 @@ extension TypedDelegateProxy {
     Self.requireDelegateProxy()
     return try hooks.installTyped(method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
   }
-  /// Installs a hook on this proxy that runs before each call of a `AsyncDelegateMethod` method, with its arguments.
+  /// Installs a hook on this proxy that runs before each call of an `async` method (``AsyncDelegateMethod``), with
+  /// the call's arguments.
   ///
-  /// The hook runs in the proxy's isolation (the host's), so it need not be `Sendable`: a hook installed on the main actor on a main-actor host's proxy may update main-actor state directly.
+  /// The hook runs in the proxy's isolation, where the host makes its calls, so it need not be `Sendable`: installed
+  /// on the main actor, it may use main-actor state directly.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.prepare`.
   ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
@@ -207,17 +239,21 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try hooks.installTyped(method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
-  /// Installs a hook on this proxy that runs after each call of a `AsyncDelegateMethod` method that returns nothing, with its arguments.
+  /// Installs a hook on this proxy that runs after each call of an `async` method (``AsyncDelegateMethod``) that
+  /// returns nothing, with the call's arguments.
   ///
-  /// The hook runs in the proxy's isolation (the host's), so it need not be `Sendable`: a hook installed on the main actor on a main-actor host's proxy may update main-actor state directly.
+  /// The hook runs once the forwardee's call has finished, and is itself synchronous.
+  ///
+  /// The hook runs in the proxy's isolation, where the host makes its calls, so it need not be `Sendable`: installed
+  /// on the main actor, it may use main-actor state directly.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.prepare`.
   ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Void>>, once: Bool = false,
@@ -225,17 +261,21 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try hooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
-  /// Installs a hook on this proxy that runs after each call of a `AsyncDelegateMethod` method, with the result first, then the arguments.
+  /// Installs a hook on this proxy that runs after each call of an `async` method (``AsyncDelegateMethod``) that
+  /// returns a value, with the value first, then the call's arguments.
   ///
-  /// The hook runs in the proxy's isolation (the host's), so it need not be `Sendable`: a hook installed on the main actor on a main-actor host's proxy may update main-actor state directly.
+  /// The hook runs once the forwardee's call has finished, and is itself synchronous.
+  ///
+  /// The hook runs in the proxy's isolation, where the host makes its calls, so it need not be `Sendable`: installed
+  /// on the main actor, it may use main-actor state directly.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.prepare`.
   ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
@@ -243,17 +283,24 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try hooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
   }
-  /// Installs an `async` hook on this proxy that runs in place of each call of a `AsyncDelegateMethod` method: it awaits `original` (the next instead hook or the forwardee) with the same or changed arguments, or returns a value of its own.
+  /// Installs an `async` hook on this proxy that runs in place of each call of an `async` method
+  /// (``AsyncDelegateMethod``).
   ///
-  /// The hook runs in the proxy's isolation (the host's), so it need not be `Sendable`: a hook installed on the main actor on a main-actor host's proxy may update main-actor state directly.
+  /// The hook receives the rest of the call as `original`: it awaits it to go on — with the arguments it received, or
+  /// changed ones — or returns a value of its own. `original` runs the next instead hook, or the forwardee when there
+  /// is none.
+  ///
+  /// The hook runs in the proxy's isolation, where the host makes its calls, so it need not be `Sendable`: installed
+  /// on the main actor, it may use main-actor state directly.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.prepare`.
   ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall``, then the call's arguments, and returns
+  ///     what the host gets.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
@@ -262,17 +309,19 @@ extension TypedDelegateProxy {
     Self.requireDelegateProxy()
     return try hooks.installTyped(method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: AsyncInsteadHook(body))
   }
-  /// Installs a hook on this proxy that runs before each call of a `AsyncThrowingDelegateMethod` method, with its arguments.
+  /// Installs a hook on this proxy that runs before each call of an `async throws` method
+  /// (``AsyncThrowingDelegateMethod``), with the call's arguments.
   ///
-  /// The hook runs in the proxy's isolation (the host's), so it need not be `Sendable`: a hook installed on the main actor on a main-actor host's proxy may update main-actor state directly.
+  /// The hook runs in the proxy's isolation, where the host makes its calls, so it need not be `Sendable`: installed
+  /// on the main actor, it may use main-actor state directly.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.fetchReceipt`.
   ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
@@ -280,17 +329,22 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try hooks.installTyped(method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
-  /// Installs a hook on this proxy that runs after each call of a `AsyncThrowingDelegateMethod` method, with the outcome (the value or the error, as a `Result`) first, then the arguments.
+  /// Installs a hook on this proxy that runs after each call of an `async throws` method
+  /// (``AsyncThrowingDelegateMethod``), with the call's outcome first — the value, or the error the caller receives —
+  /// then its arguments.
   ///
-  /// The hook runs in the proxy's isolation (the host's), so it need not be `Sendable`: a hook installed on the main actor on a main-actor host's proxy may update main-actor state directly.
+  /// The hook runs once the forwardee's call has finished, and is itself synchronous.
+  ///
+  /// The hook runs in the proxy's isolation, where the host makes its calls, so it need not be `Sendable`: installed
+  /// on the main actor, it may use main-actor state directly.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.fetchReceipt`.
   ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
@@ -298,17 +352,24 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try hooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
   }
-  /// Installs an `async` hook on this proxy that runs in place of each call of a `AsyncThrowingDelegateMethod` method: it awaits `original` (the next instead hook or the forwardee) with the same or changed arguments, or returns a value of its own, or throws.
+  /// Installs an `async` hook on this proxy that runs in place of each call of an `async throws` method
+  /// (``AsyncThrowingDelegateMethod``).
   ///
-  /// The hook runs in the proxy's isolation (the host's), so it need not be `Sendable`: a hook installed on the main actor on a main-actor host's proxy may update main-actor state directly.
+  /// The hook receives the rest of the call as `original`: it awaits it to go on — with the arguments it received, or
+  /// changed ones — or returns a value of its own, or throws; what it throws reaches the caller. `original` runs the
+  /// next instead hook, or the forwardee when there is none.
+  ///
+  /// The hook runs in the proxy's isolation, where the host makes its calls, so it need not be `Sendable`: installed
+  /// on the main actor, it may use main-actor state directly.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.fetchReceipt`.
   ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall``, then the call's arguments, and returns
+  ///     what the host gets.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
@@ -322,17 +383,19 @@ extension TypedDelegateProxy {
 // MARK: Hooks on every proxy of the type
 
 extension TypedDelegateProxy {
-  /// Installs a hook on every proxy of this type, existing and future that runs before each call of a `DelegateMethod` method, with its arguments.
+  /// Installs a hook on every proxy of this type, existing and future, that runs before each call of a plain method
+  /// (``DelegateMethod``), with the call's arguments.
   ///
-  /// The hook must be `@Sendable`: it runs on every proxy of the type, in each one's isolation.
+  /// The hook runs before the hooks each proxy has of its own at the same position. It runs on every proxy, each in
+  /// its own isolation, so it must be `@Sendable`.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
-  ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.didSelectRow`.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
@@ -340,17 +403,19 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
-  /// Installs a hook on every proxy of this type, existing and future that runs after each call of a `DelegateMethod` method that returns nothing, with its arguments.
+  /// Installs a hook on every proxy of this type, existing and future, that runs after each call of a plain method
+  /// (``DelegateMethod``) that returns nothing, with the call's arguments.
   ///
-  /// The hook must be `@Sendable`: it runs on every proxy of the type, in each one's isolation.
+  /// The hook runs before the hooks each proxy has of its own at the same position. It runs on every proxy, each in
+  /// its own isolation, so it must be `@Sendable`.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
-  ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.didSelectRow`.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<each Argument>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Void>>, once: Bool = false,
@@ -358,17 +423,19 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
-  /// Installs a hook on every proxy of this type, existing and future that runs after each call of a `DelegateMethod` method, with the result first, then the arguments.
+  /// Installs a hook on every proxy of this type, existing and future, that runs after each call of a plain method
+  /// (``DelegateMethod``) that returns a value, with the value first, then the call's arguments.
   ///
-  /// The hook must be `@Sendable`: it runs on every proxy of the type, in each one's isolation.
+  /// The hook runs before the hooks each proxy has of its own at the same position. It runs on every proxy, each in
+  /// its own isolation, so it must be `@Sendable`.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
-  ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.shouldHighlightRow`.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
@@ -376,17 +443,24 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
   }
-  /// Installs a hook on every proxy of this type, existing and future that runs in place of each call of a `DelegateMethod` method: it calls `original` (the next instead hook or the forwardee) with the same or changed arguments, or returns a value of its own.
+  /// Installs a hook on every proxy of this type, existing and future, that runs in place of each call of a plain
+  /// method (``DelegateMethod``).
   ///
-  /// The hook must be `@Sendable`: it runs on every proxy of the type, in each one's isolation.
+  /// The hook receives the rest of the call as `original`: it calls it to go on — with the arguments it received, or
+  /// changed ones — or returns a value of its own. `original` runs the next instead hook, or the forwardee when there
+  /// is none.
+  ///
+  /// The hook runs before the hooks each proxy has of its own at the same position. It runs on every proxy, each in
+  /// its own isolation, so it must be `@Sendable`.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
-  ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.shouldHighlightRow`.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall``, then the call's arguments, and returns what the
+  ///     host gets.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
@@ -395,17 +469,19 @@ extension TypedDelegateProxy {
     Self.requireDelegateProxy()
     return try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
   }
-  /// Installs a hook on every proxy of this type, existing and future that runs before each call of a `ThrowingDelegateMethod` method, with its arguments.
+  /// Installs a hook on every proxy of this type, existing and future, that runs before each call of a throwing
+  /// method (``ThrowingDelegateMethod``), with the call's arguments.
   ///
-  /// The hook must be `@Sendable`: it runs on every proxy of the type, in each one's isolation.
+  /// The hook runs before the hooks each proxy has of its own at the same position. It runs on every proxy, each in
+  /// its own isolation, so it must be `@Sendable`.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
-  ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.authorize`.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
@@ -413,17 +489,20 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
-  /// Installs a hook on every proxy of this type, existing and future that runs after each call of a `ThrowingDelegateMethod` method, with the outcome (the value or the error, as a `Result`) first, then the arguments.
+  /// Installs a hook on every proxy of this type, existing and future, that runs after each call of a throwing method
+  /// (``ThrowingDelegateMethod``), with the call's outcome first — the value, or the error the caller receives — then
+  /// its arguments.
   ///
-  /// The hook must be `@Sendable`: it runs on every proxy of the type, in each one's isolation.
+  /// The hook runs before the hooks each proxy has of its own at the same position. It runs on every proxy, each in
+  /// its own isolation, so it must be `@Sendable`.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
-  ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.authorize`.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
@@ -431,17 +510,24 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
   }
-  /// Installs a hook on every proxy of this type, existing and future that runs in place of each call of a `ThrowingDelegateMethod` method: it calls `original` (the next instead hook or the forwardee) with the same or changed arguments, or returns a value of its own, or throws.
+  /// Installs a hook on every proxy of this type, existing and future, that runs in place of each call of a throwing
+  /// method (``ThrowingDelegateMethod``).
   ///
-  /// The hook must be `@Sendable`: it runs on every proxy of the type, in each one's isolation.
+  /// The hook receives the rest of the call as `original`: it calls it to go on — with the arguments it received, or
+  /// changed ones — or returns a value of its own, or throws; what it throws reaches the caller. `original` runs the
+  /// next instead hook, or the forwardee when there is none.
+  ///
+  /// The hook runs before the hooks each proxy has of its own at the same position. It runs on every proxy, each in
+  /// its own isolation, so it must be `@Sendable`.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
-  ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.authorize`.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall``, then the call's arguments, and returns what the
+  ///     host gets.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
@@ -450,17 +536,19 @@ extension TypedDelegateProxy {
     Self.requireDelegateProxy()
     return try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
   }
-  /// Installs a hook on every proxy of this type, existing and future that runs before each call of a `AsyncDelegateMethod` method, with its arguments.
+  /// Installs a hook on every proxy of this type, existing and future, that runs before each call of an `async`
+  /// method (``AsyncDelegateMethod``), with the call's arguments.
   ///
-  /// The hook must be `@Sendable`: it runs on every proxy of the type, in each one's isolation.
+  /// The hook runs before the hooks each proxy has of its own at the same position. It runs on every proxy, each in
+  /// its own isolation, so it must be `@Sendable`.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
-  ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.prepare`.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
@@ -468,17 +556,21 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
-  /// Installs a hook on every proxy of this type, existing and future that runs after each call of a `AsyncDelegateMethod` method that returns nothing, with its arguments.
+  /// Installs a hook on every proxy of this type, existing and future, that runs after each call of an `async` method
+  /// (``AsyncDelegateMethod``) that returns nothing, with the call's arguments.
   ///
-  /// The hook must be `@Sendable`: it runs on every proxy of the type, in each one's isolation.
+  /// The hook runs once the forwardee's call has finished, and is itself synchronous.
+  ///
+  /// The hook runs before the hooks each proxy has of its own at the same position. It runs on every proxy, each in
+  /// its own isolation, so it must be `@Sendable`.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
-  ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.prepare`.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<each Argument>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Void>>, once: Bool = false,
@@ -486,17 +578,21 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
-  /// Installs a hook on every proxy of this type, existing and future that runs after each call of a `AsyncDelegateMethod` method, with the result first, then the arguments.
+  /// Installs a hook on every proxy of this type, existing and future, that runs after each call of an `async` method
+  /// (``AsyncDelegateMethod``) that returns a value, with the value first, then the call's arguments.
   ///
-  /// The hook must be `@Sendable`: it runs on every proxy of the type, in each one's isolation.
+  /// The hook runs once the forwardee's call has finished, and is itself synchronous.
+  ///
+  /// The hook runs before the hooks each proxy has of its own at the same position. It runs on every proxy, each in
+  /// its own isolation, so it must be `@Sendable`.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
-  ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.prepare`.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
@@ -504,17 +600,24 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
   }
-  /// Installs an `async` hook on every proxy of this type, existing and future that runs in place of each call of a `AsyncDelegateMethod` method: it awaits `original` (the next instead hook or the forwardee) with the same or changed arguments, or returns a value of its own.
+  /// Installs an `async` hook on every proxy of this type, existing and future, that runs in place of each call of an
+  /// `async` method (``AsyncDelegateMethod``).
   ///
-  /// The hook must be `@Sendable`: it runs on every proxy of the type, in each one's isolation.
+  /// The hook receives the rest of the call as `original`: it awaits it to go on — with the arguments it received, or
+  /// changed ones — or returns a value of its own. `original` runs the next instead hook, or the forwardee when there
+  /// is none.
+  ///
+  /// The hook runs before the hooks each proxy has of its own at the same position. It runs on every proxy, each in
+  /// its own isolation, so it must be `@Sendable`.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
-  ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.prepare`.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall``, then the call's arguments, and returns
+  ///     what the host gets.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
@@ -523,17 +626,19 @@ extension TypedDelegateProxy {
     Self.requireDelegateProxy()
     return try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: AsyncInsteadHook(body))
   }
-  /// Installs a hook on every proxy of this type, existing and future that runs before each call of a `AsyncThrowingDelegateMethod` method, with its arguments.
+  /// Installs a hook on every proxy of this type, existing and future, that runs before each call of an `async
+  /// throws` method (``AsyncThrowingDelegateMethod``), with the call's arguments.
   ///
-  /// The hook must be `@Sendable`: it runs on every proxy of the type, in each one's isolation.
+  /// The hook runs before the hooks each proxy has of its own at the same position. It runs on every proxy, each in
+  /// its own isolation, so it must be `@Sendable`.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
-  ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.fetchReceipt`.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
@@ -541,17 +646,22 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
-  /// Installs a hook on every proxy of this type, existing and future that runs after each call of a `AsyncThrowingDelegateMethod` method, with the outcome (the value or the error, as a `Result`) first, then the arguments.
+  /// Installs a hook on every proxy of this type, existing and future, that runs after each call of an `async throws`
+  /// method (``AsyncThrowingDelegateMethod``), with the call's outcome first — the value, or the error the caller
+  /// receives — then its arguments.
   ///
-  /// The hook must be `@Sendable`: it runs on every proxy of the type, in each one's isolation.
+  /// The hook runs once the forwardee's call has finished, and is itself synchronous.
+  ///
+  /// The hook runs before the hooks each proxy has of its own at the same position. It runs on every proxy, each in
+  /// its own isolation, so it must be `@Sendable`.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
-  ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.fetchReceipt`.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
@@ -559,17 +669,24 @@ extension TypedDelegateProxy {
   ) throws(DelegateProxyError) -> HookToken {
     try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
   }
-  /// Installs an `async` hook on every proxy of this type, existing and future that runs in place of each call of a `AsyncThrowingDelegateMethod` method: it awaits `original` (the next instead hook or the forwardee) with the same or changed arguments, or returns a value of its own, or throws.
+  /// Installs an `async` hook on every proxy of this type, existing and future, that runs in place of each call of an
+  /// `async throws` method (``AsyncThrowingDelegateMethod``).
   ///
-  /// The hook must be `@Sendable`: it runs on every proxy of the type, in each one's isolation.
+  /// The hook receives the rest of the call as `original`: it awaits it to go on — with the arguments it received, or
+  /// changed ones — or returns a value of its own, or throws; what it throws reaches the caller. `original` runs the
+  /// next instead hook, or the forwardee when there is none.
+  ///
+  /// The hook runs before the hooks each proxy has of its own at the same position. It runs on every proxy, each in
+  /// its own isolation, so it must be `@Sendable`.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table: `\.didSelectRow`.
-  ///   - once: Whether the hook removes itself after its first run.
-  ///   - body: The hook.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.fetchReceipt`.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall``, then the call's arguments, and returns
+  ///     what the host gets.
   /// - Returns: A token that removes the hook.
   /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration.
+  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
@@ -583,7 +700,8 @@ extension TypedDelegateProxy {
 // MARK: Observation
 
 extension TypedDelegateProxy {
-  /// A stream of every call of `method` on this proxy, delivered after each call finished.
+  /// A stream of every call of `method` on this proxy, each delivered as an ``Invocation`` once
+  /// the call has finished.
   ///
   /// ```swift
   /// for await call in try proxy.invocations(of: \.didSelectRow) {
@@ -591,12 +709,15 @@ extension TypedDelegateProxy {
   /// }
   /// ```
   ///
-  /// Every stream gets every call; a stream finishes when the proxy is deallocated, and
-  /// cancelling the iterating task removes its observer. The values cross isolation, so the
-  /// method's arguments and result must be `Sendable`.
+  /// Every stream gets every call, in order, with its result or error. A stream finishes when the
+  /// proxy is deallocated or its hooks are cleared with ``HookRegistry/removeAll()``; cancelling
+  /// the iterating task removes its observer. The delegate call does not wait for the reader.
+  ///
+  /// An invocation leaves the call's isolation, so the method's arguments and result must be
+  /// `Sendable`, as for the rest of the dynamic layer. Typed hooks have no such requirement.
   ///
   /// - Parameters:
-  ///   - method: The method, by key path into the proxy's table.
+  ///   - method: The method, as a key path into the proxy's method table, such as `\.didSelectRow`.
   ///   - bufferingPolicy: What the stream keeps when its reader falls behind.
   /// - Returns: The stream.
   /// - Throws: ``DelegateProxyError/argumentsNotSendable(selector:proxyType:)`` for a method
