@@ -57,7 +57,7 @@ extension DelegateProxyError: CustomStringConvertible {
     case .argumentsNotSendable(let selector, let proxyType):
       "\(proxyType).\(selector) has arguments or a result that are not Sendable; use a typed hook"
     case .unsupportedEffects(let selector, let proxyType, let effects):
-      "\(proxyType).\(selector) is \(effects); a string-keyed instead hook needs a plain method, use a typed hook"
+      "\(proxyType).\(selector) is \(effects.adjective); a string-keyed instead hook needs a method that neither throws nor suspends, so use a typed instead hook"
     case .insteadHookNeedsCall(let selector, let proxyType):
       "an instead hook on \(proxyType).\(selector) by name is installed with addInsteadHook(for:)"
     case .argumentIndexOutOfRange(let selector, let index, let count):

@@ -116,9 +116,9 @@ internal final class InsteadHook<Delegate, each Argument, Result, Failure: Error
     (OriginalCall<Delegate, repeat each Argument, Result, Failure>, repeat each Argument) throws(Failure) -> Result
 
   init(
-    _ body: @escaping (OriginalCall<Delegate, repeat each Argument, Result, Failure>, repeat each Argument) throws(
-      Failure
-    ) -> Result
+    _ body:
+      @escaping (OriginalCall<Delegate, repeat each Argument, Result, Failure>, repeat each Argument) throws(Failure) ->
+      Result
   ) {
     self.body = body
   }
@@ -132,9 +132,10 @@ internal final class AsyncInsteadHook<Delegate, each Argument, Result, Failure: 
       async throws(Failure) -> Result
 
   init(
-    _ body: nonisolated(nonsending) @escaping (
-      AsyncOriginalCall<Delegate, repeat each Argument, Result, Failure>, repeat each Argument
-    ) async throws(Failure) -> Result
+    _ body:
+      nonisolated(nonsending) @escaping (
+        AsyncOriginalCall<Delegate, repeat each Argument, Result, Failure>, repeat each Argument
+      ) async throws(Failure) -> Result
   ) {
     self.body = body
   }

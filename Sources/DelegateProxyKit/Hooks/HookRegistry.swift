@@ -355,7 +355,9 @@ public final class HookRegistry: Sendable {
 
   private func release(_ snapshots: [UInt]) {
     for snapshot in snapshots {
-      if let pointer = UnsafeMutableRawPointer(bitPattern: snapshot) { Unmanaged<HookSnapshot>.fromOpaque(pointer).release() }
+      if let pointer = UnsafeMutableRawPointer(bitPattern: snapshot) {
+        Unmanaged<HookSnapshot>.fromOpaque(pointer).release()
+      }
     }
   }
 

@@ -74,7 +74,8 @@ public final class ThrowingDelegateMethod<each Argument, Result, Failure: Error>
     super.init(
       MethodDeclaration(
         selector: selector, effects: .throwing,
-        argumentTypes: DelegateProxyKit.argumentTypes(repeat (each Argument).self), resultType: Result.self))
+        argumentTypes: DelegateProxyKit.argumentTypes(repeat (each Argument).self), resultType: Result.self,
+        failureType: Failure.self))
   }
 
   /// Declares a throwing method whose arguments or result are not all `Sendable`.
@@ -157,7 +158,8 @@ extension AsyncDelegateMethod where repeat each Argument: Sendable, Result: Send
 /// The caller receives the forwardee's error unchanged, and a cancelled task's cancellation
 /// reaches the forwardee as it would without the proxy. As for ``AsyncDelegateMethod``, the
 /// protocol's requirement must be isolated to a global actor or `nonisolated(nonsending)`.
-public final class AsyncThrowingDelegateMethod<each Argument, Result, Failure: Error>: ProxyMethod, @unchecked Sendable {
+public final class AsyncThrowingDelegateMethod<each Argument, Result, Failure: Error>: ProxyMethod, @unchecked Sendable
+{
   @usableFromInline internal let reifier: Reifier<repeat each Argument, Result>?
 
   @usableFromInline
@@ -166,7 +168,8 @@ public final class AsyncThrowingDelegateMethod<each Argument, Result, Failure: E
     super.init(
       MethodDeclaration(
         selector: selector, effects: .asyncThrowing,
-        argumentTypes: DelegateProxyKit.argumentTypes(repeat (each Argument).self), resultType: Result.self))
+        argumentTypes: DelegateProxyKit.argumentTypes(repeat (each Argument).self), resultType: Result.self,
+        failureType: Failure.self))
   }
 
   /// Declares an `async throws` method whose arguments or result are not all `Sendable`.

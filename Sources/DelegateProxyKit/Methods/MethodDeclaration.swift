@@ -5,15 +5,22 @@ internal struct MethodDeclaration: Sendable {
   let effects: DelegateMethodEffects
   let argumentTypes: [any Any.Type]
   let resultType: any Any.Type
+  /// The error type of a `throws(E)` method; `nil` for a method that does not throw or throws
+  /// `any Error`.
+  let failureType: (any Any.Type)?
   let returnKind: DelegateMethodReturnKind
   /// Why the selector cannot name a method with these arguments, or `nil` when it can.
   let problem: String?
 
-  init(selector: String, effects: DelegateMethodEffects, argumentTypes: [any Any.Type], resultType: any Any.Type) {
+  init(
+    selector: String, effects: DelegateMethodEffects, argumentTypes: [any Any.Type], resultType: any Any.Type,
+    failureType: (any Any.Type)? = nil
+  ) {
     self.selector = selector
     self.effects = effects
     self.argumentTypes = argumentTypes
     self.resultType = resultType
+    self.failureType = failureType.flatMap { $0 == (any Error).self ? nil : $0 }
     if resultType == Void.self {
       returnKind = .void
     } else if resultType is any OptionalMarker.Type {

@@ -44,12 +44,13 @@ extension ProxyMethod: CustomStringConvertible {
   /// The declaration in Swift terms: `listView(_:didSelectRowAt:) (ListView, IndexPath) -> ()`.
   public var description: String {
     let arguments = argumentTypes.map { String(describing: $0) }.joined(separator: ", ")
+    let throwsClause = declaration.failureType.map { "throws(\(String(describing: $0)))" } ?? "throws"
     let keywords: String
     switch effects {
     case .plain: keywords = ""
-    case .throwing: keywords = " throws"
+    case .throwing: keywords = " \(throwsClause)"
     case .async: keywords = " async"
-    case .asyncThrowing: keywords = " async throws"
+    case .asyncThrowing: keywords = " async \(throwsClause)"
     }
     return "\(selector) (\(arguments))\(keywords) -> \(String(describing: resultType))"
   }
@@ -69,6 +70,16 @@ public enum DelegateMethodEffects: String, Sendable, Hashable, CaseIterable, Cus
   case async
   /// `async throws` or `async throws(E)`.
   case asyncThrowing
+
+  /// The effects as an adjective for messages: "plain", "throwing", "async", "async throwing".
+  public var adjective: String {
+    switch self {
+    case .plain: "plain"
+    case .throwing: "throwing"
+    case .async: "async"
+    case .asyncThrowing: "async throwing"
+    }
+  }
 
   /// The keywords as a declaration spells them (`plain` for neither).
   public var description: String {

@@ -345,10 +345,12 @@ extension DelegateProxy {
           entry.typedBox(as: ArgumentsHook<repeat each Argument>.self).takeUnretainedValue().body(repeat each arguments)
         case .value:
           if case .success(let value) = outcome {
-            entry.typedBox(as: ResultHook<Result, repeat each Argument>.self).takeUnretainedValue().body(value, repeat each arguments)
+            entry.typedBox(as: ResultHook<Result, repeat each Argument>.self).takeUnretainedValue().body(
+              value, repeat each arguments)
           }
         case .outcome:
-          entry.typedBox(as: ResultHook<Swift.Result<Result, Failure>, repeat each Argument>.self).takeUnretainedValue().body(outcome, repeat each arguments)
+          entry.typedBox(as: ResultHook<Swift.Result<Result, Failure>, repeat each Argument>.self).takeUnretainedValue()
+            .body(outcome, repeat each arguments)
         case .invocation, .stream:
           if let reifier {
             // Built once per call and finished in place: copying an invocation retains every field.

@@ -88,7 +88,8 @@ public struct AsyncOriginalCall<Delegate, each Argument, Result, Failure: Error>
   /// - Returns: The result of the rest of the call.
   /// - Throws: What the rest of the call threw, for a throwing method.
   @inlinable
-  nonisolated(nonsending) public func callAsFunction(_ arguments: repeat each Argument) async throws(Failure) -> Result {
+  nonisolated(nonsending) public func callAsFunction(_ arguments: repeat each Argument) async throws(Failure) -> Result
+  {
     try await proxy.runInsteadAsync(
       hooks, from: next, method, repeat each arguments, orElse: fallback, to: call)
   }

@@ -87,7 +87,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping (repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
+    try hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of a plain method (``DelegateMethod``) that returns
   /// nothing, with the call's arguments.
@@ -107,7 +108,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Void>>, once: Bool = false,
     _ body: @escaping (repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
+    try hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of a plain method (``DelegateMethod``) that returns a
   /// value, with the value first, then the call's arguments.
@@ -127,7 +129,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping (Result, repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
+    try hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
   }
   /// Installs a hook on this proxy that runs in place of each call of a plain method (``DelegateMethod``).
   ///
@@ -149,10 +152,12 @@ extension TypedDelegateProxy {
   @discardableResult
   public func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
-    _ body: @escaping (OriginalCall<ProxiedDelegate, repeat each Argument, Result, Never>, repeat each Argument) -> Result
+    _ body:
+      @escaping (OriginalCall<ProxiedDelegate, repeat each Argument, Result, Never>, repeat each Argument) -> Result
   ) throws(DelegateProxyError) -> HookToken {
     Self.requireDelegateProxy()
-    return try hooks.installTyped(method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
+    return try hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
   }
   /// Installs a hook on this proxy that runs before each call of a throwing method (``ThrowingDelegateMethod``), with
   /// the call's arguments.
@@ -172,7 +177,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping (repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
+    try hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of a throwing method (``ThrowingDelegateMethod``), with
   /// the call's outcome first — the value, or the error the caller receives — then its arguments.
@@ -192,7 +198,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
+    try hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
   }
   /// Installs a hook on this proxy that runs in place of each call of a throwing method (``ThrowingDelegateMethod``).
   ///
@@ -214,10 +221,13 @@ extension TypedDelegateProxy {
   @discardableResult
   public func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
-    _ body: @escaping (OriginalCall<ProxiedDelegate, repeat each Argument, Result, Failure>, repeat each Argument) throws(Failure) -> Result
+    _ body:
+      @escaping (OriginalCall<ProxiedDelegate, repeat each Argument, Result, Failure>, repeat each Argument)
+      throws(Failure) -> Result
   ) throws(DelegateProxyError) -> HookToken {
     Self.requireDelegateProxy()
-    return try hooks.installTyped(method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
+    return try hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
   }
   /// Installs a hook on this proxy that runs before each call of an `async` method (``AsyncDelegateMethod``), with
   /// the call's arguments.
@@ -237,7 +247,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping (repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
+    try hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of an `async` method (``AsyncDelegateMethod``) that
   /// returns nothing, with the call's arguments.
@@ -259,7 +270,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Void>>, once: Bool = false,
     _ body: @escaping (repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
+    try hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of an `async` method (``AsyncDelegateMethod``) that
   /// returns a value, with the value first, then the call's arguments.
@@ -281,7 +293,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping (Result, repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
+    try hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
   }
   /// Installs an `async` hook on this proxy that runs in place of each call of an `async` method
   /// (``AsyncDelegateMethod``).
@@ -304,10 +317,15 @@ extension TypedDelegateProxy {
   @discardableResult
   public func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
-    _ body: nonisolated(nonsending) @escaping (AsyncOriginalCall<ProxiedDelegate, repeat each Argument, Result, Never>, repeat each Argument) async -> Result
+    _ body:
+      nonisolated(nonsending) @escaping (
+        AsyncOriginalCall<ProxiedDelegate, repeat each Argument, Result, Never>, repeat each Argument
+      ) async -> Result
   ) throws(DelegateProxyError) -> HookToken {
     Self.requireDelegateProxy()
-    return try hooks.installTyped(method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: AsyncInsteadHook(body))
+    return try hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: AsyncInsteadHook(body)
+    )
   }
   /// Installs a hook on this proxy that runs before each call of an `async throws` method
   /// (``AsyncThrowingDelegateMethod``), with the call's arguments.
@@ -327,7 +345,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping (repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
+    try hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of an `async throws` method
   /// (``AsyncThrowingDelegateMethod``), with the call's outcome first — the value, or the error the caller receives —
@@ -350,7 +369,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
+    try hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
   }
   /// Installs an `async` hook on this proxy that runs in place of each call of an `async throws` method
   /// (``AsyncThrowingDelegateMethod``).
@@ -373,10 +393,15 @@ extension TypedDelegateProxy {
   @discardableResult
   public func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
-    _ body: nonisolated(nonsending) @escaping (AsyncOriginalCall<ProxiedDelegate, repeat each Argument, Result, Failure>, repeat each Argument) async throws(Failure) -> Result
+    _ body:
+      nonisolated(nonsending) @escaping (
+        AsyncOriginalCall<ProxiedDelegate, repeat each Argument, Result, Failure>, repeat each Argument
+      ) async throws(Failure) -> Result
   ) throws(DelegateProxyError) -> HookToken {
     Self.requireDelegateProxy()
-    return try hooks.installTyped(method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: AsyncInsteadHook(body))
+    return try hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: AsyncInsteadHook(body)
+    )
   }
 }
 
@@ -401,7 +426,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
+    try Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs after each call of a plain method
   /// (``DelegateMethod``) that returns nothing, with the call's arguments.
@@ -421,7 +447,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
+    try Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs after each call of a plain method
   /// (``DelegateMethod``) that returns a value, with the value first, then the call's arguments.
@@ -441,7 +468,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
+    try Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs in place of each call of a plain
   /// method (``DelegateMethod``).
@@ -464,10 +492,13 @@ extension TypedDelegateProxy {
   @discardableResult
   public static func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
-    _ body: @escaping @Sendable (OriginalCall<ProxiedDelegate, repeat each Argument, Result, Never>, repeat each Argument) -> Result
+    _ body:
+      @escaping @Sendable (OriginalCall<ProxiedDelegate, repeat each Argument, Result, Never>, repeat each Argument) ->
+      Result
   ) throws(DelegateProxyError) -> HookToken {
     Self.requireDelegateProxy()
-    return try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
+    return try Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs before each call of a throwing
   /// method (``ThrowingDelegateMethod``), with the call's arguments.
@@ -487,7 +518,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
+    try Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs after each call of a throwing method
   /// (``ThrowingDelegateMethod``), with the call's outcome first — the value, or the error the caller receives — then
@@ -508,7 +540,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
+    try Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs in place of each call of a throwing
   /// method (``ThrowingDelegateMethod``).
@@ -531,10 +564,13 @@ extension TypedDelegateProxy {
   @discardableResult
   public static func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
-    _ body: @escaping @Sendable (OriginalCall<ProxiedDelegate, repeat each Argument, Result, Failure>, repeat each Argument) throws(Failure) -> Result
+    _ body:
+      @escaping @Sendable (OriginalCall<ProxiedDelegate, repeat each Argument, Result, Failure>, repeat each Argument)
+      throws(Failure) -> Result
   ) throws(DelegateProxyError) -> HookToken {
     Self.requireDelegateProxy()
-    return try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
+    return try Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs before each call of an `async`
   /// method (``AsyncDelegateMethod``), with the call's arguments.
@@ -554,7 +590,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
+    try Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs after each call of an `async` method
   /// (``AsyncDelegateMethod``) that returns nothing, with the call's arguments.
@@ -576,7 +613,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
+    try Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs after each call of an `async` method
   /// (``AsyncDelegateMethod``) that returns a value, with the value first, then the call's arguments.
@@ -598,7 +636,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
+    try Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
   }
   /// Installs an `async` hook on every proxy of this type, existing and future, that runs in place of each call of an
   /// `async` method (``AsyncDelegateMethod``).
@@ -621,10 +660,15 @@ extension TypedDelegateProxy {
   @discardableResult
   public static func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
-    _ body: nonisolated(nonsending) @escaping @Sendable (AsyncOriginalCall<ProxiedDelegate, repeat each Argument, Result, Never>, repeat each Argument) async -> Result
+    _ body:
+      nonisolated(nonsending) @escaping @Sendable (
+        AsyncOriginalCall<ProxiedDelegate, repeat each Argument, Result, Never>, repeat each Argument
+      ) async -> Result
   ) throws(DelegateProxyError) -> HookToken {
     Self.requireDelegateProxy()
-    return try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: AsyncInsteadHook(body))
+    return try Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: AsyncInsteadHook(body)
+    )
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs before each call of an `async
   /// throws` method (``AsyncThrowingDelegateMethod``), with the call's arguments.
@@ -644,7 +688,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
+    try Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs after each call of an `async throws`
   /// method (``AsyncThrowingDelegateMethod``), with the call's outcome first — the value, or the error the caller
@@ -667,7 +712,8 @@ extension TypedDelegateProxy {
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, repeat each Argument) -> Void
   ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
+    try Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
   }
   /// Installs an `async` hook on every proxy of this type, existing and future, that runs in place of each call of an
   /// `async throws` method (``AsyncThrowingDelegateMethod``).
@@ -690,10 +736,15 @@ extension TypedDelegateProxy {
   @discardableResult
   public static func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
-    _ body: nonisolated(nonsending) @escaping @Sendable (AsyncOriginalCall<ProxiedDelegate, repeat each Argument, Result, Failure>, repeat each Argument) async throws(Failure) -> Result
+    _ body:
+      nonisolated(nonsending) @escaping @Sendable (
+        AsyncOriginalCall<ProxiedDelegate, repeat each Argument, Result, Failure>, repeat each Argument
+      ) async throws(Failure) -> Result
   ) throws(DelegateProxyError) -> HookToken {
     Self.requireDelegateProxy()
-    return try Self.typeHooks.installTyped(method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: AsyncInsteadHook(body))
+    return try Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: AsyncInsteadHook(body)
+    )
   }
 }
 
