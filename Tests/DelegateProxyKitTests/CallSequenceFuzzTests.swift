@@ -3,25 +3,34 @@ import Foundation
 import Testing
 
 /// A proxy type used only by the fuzz test, so its type-wide hooks reach no other test.
-final class FuzzProbeProxy: DelegateProxy<any ProbeDelegate>, @unchecked Sendable {
+final class FuzzProbeProxy: DelegateProxy<any ProbeDelegate>, TypedDelegateProxy {
+  struct Methods: DelegateMethodTable {
+    let one = DelegateMethod<Int, Void>("one(_:)")
+    let height = DelegateMethod<Int, Double?>("height(forRow:)")
+    let shouldSelect = DelegateMethod<Int, Bool>("shouldSelect(_:)")
+  }
+  static let methods = Methods()
+
   private weak var target: (any ProbeDelegate)?
   override var weakForwardee: (any ProbeDelegate)? {
     get { target }
     set { target = newValue }
   }
-  override class var methods: [ProxyMethod] {
-    [.void("one(_:)"), .optional("height(forRow:)"), .value("shouldSelect(_:)")]
-  }
 }
 
 extension FuzzProbeProxy: ProbeDelegate {
-  func one(_ a: Int) { forward(#function, a) { $0.one(a) } }
-  func height(forRow row: Int) -> Double? { forward(#function, row) { $0.height(forRow: row) } }
-  func shouldSelect(_ row: Int) -> Bool { forward(#function, row, orElse: true) { $0.shouldSelect(row) } }
+  func one(_ a: Int) { forward(Self.methods.one, a) { $0.one($1) } }
+  func height(forRow row: Int) -> Double? {
+    forward(Self.methods.height, row, orElse: nil) { $0.height(forRow: $1) }
+  }
+  func shouldSelect(_ row: Int) -> Bool {
+    forward(Self.methods.shouldSelect, row, orElse: true) { $0.shouldSelect($1) }
+  }
 }
 
-/// Random sequences of install / remove / call / observe operations against a proxy and a
-/// reference model of what the documentation promises; every step compares the two.
+/// Random sequences of install / remove / call operations against a proxy and a reference model
+/// of what the documentation promises; every step compares the two. Hooks are typed and
+/// string-keyed, on the proxy and type-wide, mixed.
 ///
 /// Seeds `1...cases` run in CI. To replay one case: `DPK_FUZZ_SEED=<seed> swift test --filter
 /// CallSequenceFuzzTests`; to run more: `DPK_FUZZ_CASES=<n>`.
@@ -66,8 +75,27 @@ extension FuzzProbeProxy: ProbeDelegate {
 
 /// What a model hook does when it runs.
 enum FuzzHookKind: CaseIterable {
-  case before, after, throwingBefore, throwingAfter, observer
+  /// String-keyed `before` and `after` hooks; the throwing ones are reported and the call goes on.
+  case before, after, throwingBefore, throwingAfter
+  /// Typed `before` and `after` hooks.
+  case typedBefore, typedAfter
+  /// String-keyed instead hooks (`InsteadCall`): one that does nothing (the host gets its
+  /// default), one that proceeds, one that sets a `Double` (a type mismatch except on `height`).
   case skippingInstead, proceedingInstead, replacingInstead
+  /// Typed instead hooks: one that calls `original`, one that returns a value of its own.
+  case typedProceedingInstead, typedReplacingInstead
+  /// `addHook(for:at: .instead)`: always refused.
+  case insteadByName
+
+  var isTyped: Bool {
+    [.typedBefore, .typedAfter, .typedProceedingInstead, .typedReplacingInstead].contains(self)
+  }
+  var isBefore: Bool { [.before, .throwingBefore, .typedBefore].contains(self) }
+  var isAfter: Bool { [.after, .throwingAfter, .typedAfter].contains(self) }
+  var isInstead: Bool {
+    [.skippingInstead, .proceedingInstead, .replacingInstead, .typedProceedingInstead, .typedReplacingInstead]
+      .contains(self)
+  }
 }
 
 /// One hook as the model sees it.
@@ -77,8 +105,10 @@ struct ModelHook: CustomStringConvertible {
   let selector: String
   let kind: FuzzHookKind
   let once: Bool
-  /// The value a replacing instead hook returns.
+  /// The value a replacing instead hook returns (`height`), or its parity (`shouldSelect`).
   let replacement: Double
+
+  var replacementFlag: Bool { Int(replacement).isMultiple(of: 2) }
 
   var description: String {
     "h\(label)(\(isTypeWide ? "type" : "instance") \(selector) \(kind)\(once ? " once" : ""))"
@@ -160,28 +190,27 @@ struct FuzzCase {
 
   mutating func install() -> String? {
     let isTypeWide = random.oneIn(3)
-    let useBadSelector = random.oneIn(8)
+    let kind = random.pick(FuzzHookKind.allCases)
+    // A typed hook names its method by key path: it cannot be misspelled.
+    let useBadSelector = !kind.isTyped && random.oneIn(8)
     let selector =
       useBadSelector ? random.pick(["one", "height(forRow:) ", "ping()", ""]) : random.pick(Self.selectors)
-    var kind = random.pick(FuzzHookKind.allCases)
-    if kind == .replacingInstead, selector == "one(_:)" { kind = .proceedingInstead }
     let once = random.oneIn(4)
     let label = nextLabel
     nextLabel += 1
     let hook = ModelHook(
       label: label, isTypeWide: isTypeWide, selector: selector, kind: kind, once: once,
       replacement: Double(random.below(1000)) + 0.5)
-    let registry = isTypeWide ? FuzzProbeProxy.typeHooks : proxy.hooks
     let expectedError: DelegateProxyError?
     if !Self.selectors.contains(selector) {
       expectedError = .unknownSelector(selector: selector, proxyType: "FuzzProbeProxy")
-    } else if kind == .skippingInstead, selector == "shouldSelect(_:)" {
-      expectedError = .insteadHookCannotProduceValue(selector: selector, proxyType: "FuzzProbeProxy")
+    } else if kind == .insteadByName {
+      expectedError = .insteadHookNeedsCall(selector: selector, proxyType: "FuzzProbeProxy")
     } else {
       expectedError = nil
     }
     do {
-      let token = try Self.install(hook, on: registry, fired: fired)
+      let token = try Self.install(hook, on: isTypeWide ? nil : proxy, fired: fired)
       guard expectedError == nil else { return "install of \(hook) succeeded; expected \(expectedError!)" }
       installed.append(hook)
       tokens.append((token, label, isTypeWide ? nil : generation))
@@ -195,8 +224,12 @@ struct FuzzCase {
     return nil
   }
 
-  static func install(_ hook: ModelHook, on registry: HookRegistry, fired: Log) throws(DelegateProxyError) -> HookToken
-  {
+  /// Installs `hook` on `proxy`, or on every `FuzzProbeProxy` when `proxy` is `nil`.
+  static func install(
+    _ hook: ModelHook, on proxy: FuzzProbeProxy?, fired: Log
+  ) throws(DelegateProxyError) -> HookToken {
+    if hook.kind.isTyped { return try installTyped(hook, on: proxy, fired: fired) }
+    let registry = proxy?.hooks ?? FuzzProbeProxy.typeHooks
     let label = "h\(hook.label)"
     let selector = hook.selector
     switch hook.kind {
@@ -214,11 +247,10 @@ struct FuzzCase {
         fired.append(label)
         throw Boom()
       }
-    case .observer:
-      // Observers have no run-once option; `once` is ignored for them in the model too.
-      return try registry.observe(selector) { _ in fired.append(label) }
-    case .skippingInstead:
+    case .insteadByName:
       return try registry.addHook(for: selector, at: .instead, once: hook.once) { _ in fired.append(label) }
+    case .skippingInstead:
+      return try registry.addInsteadHook(for: selector, once: hook.once) { _ in fired.append(label) }
     case .proceedingInstead:
       return try registry.addInsteadHook(for: selector, once: hook.once) { call in
         fired.append(label)
@@ -230,6 +262,101 @@ struct FuzzCase {
         fired.append(label)
         call.returnValue = value
       }
+    case .typedBefore, .typedAfter, .typedProceedingInstead, .typedReplacingInstead:
+      preconditionFailure("typed hooks are installed by installTyped")
+    }
+  }
+
+  /// Installs a typed hook: by key path on the proxy, or with the static method of the same name
+  /// on the type.
+  static func installTyped(
+    _ hook: ModelHook, on proxy: FuzzProbeProxy?, fired: Log
+  ) throws(DelegateProxyError) -> HookToken {
+    let label = "h\(hook.label)"
+    let once = hook.once
+    let value = hook.replacement
+    let flag = hook.replacementFlag
+    if let proxy {
+      switch (hook.kind, hook.selector) {
+      case (.typedBefore, "one(_:)"): return try proxy.hookBefore(\.one, once: once) { _ in fired.append(label) }
+      case (.typedBefore, "height(forRow:)"):
+        return try proxy.hookBefore(\.height, once: once) { _ in fired.append(label) }
+      case (.typedBefore, _): return try proxy.hookBefore(\.shouldSelect, once: once) { _ in fired.append(label) }
+      case (.typedAfter, "one(_:)"): return try proxy.hookAfter(\.one, once: once) { _ in fired.append(label) }
+      case (.typedAfter, "height(forRow:)"):
+        return try proxy.hookAfter(\.height, once: once) { _, _ in fired.append(label) }
+      case (.typedAfter, _): return try proxy.hookAfter(\.shouldSelect, once: once) { _, _ in fired.append(label) }
+      case (.typedProceedingInstead, "one(_:)"):
+        return try proxy.hookInstead(\.one, once: once) { original, a in
+          fired.append(label)
+          original(a)
+        }
+      case (.typedProceedingInstead, "height(forRow:)"):
+        return try proxy.hookInstead(\.height, once: once) { original, row in
+          fired.append(label)
+          return original(row)
+        }
+      case (.typedProceedingInstead, _):
+        return try proxy.hookInstead(\.shouldSelect, once: once) { original, row in
+          fired.append(label)
+          return original(row)
+        }
+      case (.typedReplacingInstead, "one(_:)"):
+        return try proxy.hookInstead(\.one, once: once) { _, _ in fired.append(label) }
+      case (.typedReplacingInstead, "height(forRow:)"):
+        return try proxy.hookInstead(\.height, once: once) { _, _ in
+          fired.append(label)
+          return value
+        }
+      case (.typedReplacingInstead, _):
+        return try proxy.hookInstead(\.shouldSelect, once: once) { _, _ in
+          fired.append(label)
+          return flag
+        }
+      default:
+        preconditionFailure("\(hook.kind) is not typed")
+      }
+    }
+    switch (hook.kind, hook.selector) {
+    case (.typedBefore, "one(_:)"): return try FuzzProbeProxy.hookBefore(\.one, once: once) { _ in fired.append(label) }
+    case (.typedBefore, "height(forRow:)"):
+      return try FuzzProbeProxy.hookBefore(\.height, once: once) { _ in fired.append(label) }
+    case (.typedBefore, _):
+      return try FuzzProbeProxy.hookBefore(\.shouldSelect, once: once) { _ in fired.append(label) }
+    case (.typedAfter, "one(_:)"): return try FuzzProbeProxy.hookAfter(\.one, once: once) { _ in fired.append(label) }
+    case (.typedAfter, "height(forRow:)"):
+      return try FuzzProbeProxy.hookAfter(\.height, once: once) { _, _ in fired.append(label) }
+    case (.typedAfter, _):
+      return try FuzzProbeProxy.hookAfter(\.shouldSelect, once: once) { _, _ in fired.append(label) }
+    case (.typedProceedingInstead, "one(_:)"):
+      return try FuzzProbeProxy.hookInstead(\.one, once: once) { original, a in
+        fired.append(label)
+        original(a)
+      }
+    case (.typedProceedingInstead, "height(forRow:)"):
+      return try FuzzProbeProxy.hookInstead(\.height, once: once) { original, row in
+        fired.append(label)
+        return original(row)
+      }
+    case (.typedProceedingInstead, _):
+      return try FuzzProbeProxy.hookInstead(\.shouldSelect, once: once) { original, row in
+        fired.append(label)
+        return original(row)
+      }
+    case (.typedReplacingInstead, "one(_:)"):
+      return try FuzzProbeProxy.hookInstead(\.one, once: once) { _, _ in fired.append(label) }
+    case (.typedReplacingInstead, "height(forRow:)"):
+      return try FuzzProbeProxy.hookInstead(\.height, once: once) { _, _ in
+        fired.append(label)
+        return value
+      }
+    case (.typedReplacingInstead, _):
+      return try FuzzProbeProxy.hookInstead(\.shouldSelect, once: once) { _, _ in
+        fired.append(label)
+        return flag
+      }
+    default:
+      preconditionFailure("\(hook.kind) is not typed")
     }
   }
 
@@ -283,6 +410,7 @@ struct FuzzCase {
     let firedBefore = fired.all.count
     let delegateBefore = delegate.log.count
     let errorsBefore = errors.all.count
+    let description = "\(selector) \(argument) with \(installed.filter { $0.selector == selector })"
     let expected = predict(selector, argument)
     let actual: String
     switch selector {
@@ -297,7 +425,6 @@ struct FuzzCase {
     let actualDelegate = Array(delegate.log.dropFirst(delegateBefore))
     let actualErrors = Array(errors.all.dropFirst(errorsBefore))
     totals.hookErrors += actualErrors.count
-    let description = "\(selector) \(argument) with \(installed.filter { $0.selector == selector })"
     if actual != expected.result { return "\(description) returned \(actual); expected \(expected.result)" }
     if actualFired != expected.fired { return "\(description) fired \(actualFired); expected \(expected.fired)" }
     if actualDelegate != expected.delegate {
@@ -307,36 +434,28 @@ struct FuzzCase {
     return nil
   }
 
-  /// What the documentation says a call does: type-wide hooks before instance hooks;
-  /// before → instead chain (or the original) → after; run-once hooks claimed by the call.
+  /// What the documentation says a call does: type-wide hooks before instance hooks; before →
+  /// instead chain (or the forwardee) → after. A call claims the run-once `before` and `after`
+  /// hooks it sees (each runs exactly once) and the run-once `instead` hooks its chain reaches.
   mutating func predict(_ selector: String, _ argument: Int) -> (
     result: String, fired: [String], delegate: [String], errors: [String]
   ) {
     let hooks = installed.filter { $0.selector == selector }
     let ordered = hooks.filter(\.isTypeWide) + hooks.filter { !$0.isTypeWide }
-    // A call claims the run-once `before`/`after` hooks it sees, and the run-once `instead` hooks
-    // its chain reaches (up to and including the first that does not proceed).
-    var reached: Set<Int> = []
-    for hook in ordered where [.skippingInstead, .proceedingInstead, .replacingInstead].contains(hook.kind) {
-      reached.insert(hook.label)
-      if hook.kind != .proceedingInstead { break }
-    }
-    installed.removeAll { hook in
-      guard hook.selector == selector, hook.once, hook.kind != .observer else { return false }
-      let isInstead = [.skippingInstead, .proceedingInstead, .replacingInstead].contains(hook.kind)
-      return !isInstead || reached.contains(hook.label)
-    }
+    let chain = ordered.filter(\.kind.isInstead)
+    let fallback = selector == "one(_:)" ? "()" : selector == "height(forRow:)" ? "nil" : "true"
+    let hasForwardee = hasForwardee
     var fired: [String] = []
     var errors: [String] = []
     var delegateCalls: [String] = []
-    for hook in ordered where hook.kind == .before || hook.kind == .throwingBefore {
+    var reached: Set<Int> = []
+
+    for hook in ordered where hook.kind.isBefore {
       fired.append("h\(hook.label)")
       if hook.kind == .throwingBefore { errors.append("before hook on '\(selector)' threw: boom") }
     }
     func original() -> String {
-      guard hasForwardee else {
-        return selector == "one(_:)" ? "()" : selector == "height(forRow:)" ? "nil" : "true"
-      }
+      guard hasForwardee else { return fallback }
       switch selector {
       case "one(_:)":
         delegateCalls.append("one \(argument)")
@@ -349,35 +468,38 @@ struct FuzzCase {
         return String(argument != 3)
       }
     }
-    let fallback = selector == "one(_:)" ? "()" : selector == "height(forRow:)" ? "nil" : "true"
-    var result: String?
-    for hook in ordered {
+    /// Runs the instead chain from `index`; past its end, the forwardee.
+    func runChain(from index: Int) -> String {
+      guard index < chain.count else { return original() }
+      let hook = chain[index]
+      reached.insert(hook.label)
+      fired.append("h\(hook.label)")
       switch hook.kind {
       case .skippingInstead:
-        fired.append("h\(hook.label)")
-        result = fallback
-      case .proceedingInstead:
-        fired.append("h\(hook.label)")
-        continue
+        // Neither proceeded nor set a value: the host's default.
+        return fallback
+      case .proceedingInstead, .typedProceedingInstead:
+        return runChain(from: index + 1)
       case .replacingInstead:
-        fired.append("h\(hook.label)")
-        result = selector == "height(forRow:)" ? "Optional(\(hook.replacement))" : "true"
+        if selector == "height(forRow:)" { return "Optional(\(hook.replacement))" }
+        // A `Double` for another type: reported, and the rest of the call runs instead.
+        errors.append("'\(selector)' returns \(selector == "one(_:)" ? "()" : "Bool"), not Double")
+        return runChain(from: index + 1)
       default:
-        continue
+        switch selector {
+        case "one(_:)": return "()"
+        case "height(forRow:)": return "Optional(\(hook.replacement))"
+        default: return String(hook.replacementFlag)
+        }
       }
-      break
     }
-    // `replacingInstead` on shouldSelect sets a Double: a type mismatch, reported; the original is used.
-    if let replacing = ordered.first(where: { [.skippingInstead, .replacingInstead].contains($0.kind) }),
-      replacing.kind == .replacingInstead, selector == "shouldSelect(_:)"
-    {
-      errors.append("'shouldSelect(_:)' returns Bool, not Double")
-      result = nil
-    }
-    let value = result ?? original()
-    for hook in ordered where [.after, .throwingAfter, .observer].contains(hook.kind) {
+    let value = runChain(from: 0)
+    for hook in ordered where hook.kind.isAfter {
       fired.append("h\(hook.label)")
       if hook.kind == .throwingAfter { errors.append("after hook on '\(selector)' threw: boom") }
+    }
+    installed.removeAll { hook in
+      hook.selector == selector && hook.once && (!hook.kind.isInstead || reached.contains(hook.label))
     }
     return (value, fired, delegateCalls, errors)
   }

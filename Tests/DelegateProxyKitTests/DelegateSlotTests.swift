@@ -33,8 +33,8 @@ import Testing
     let log = Log()
     let inner = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
     let outer = try host.install(OtherProbeProxy.self) { OtherProbeProxy() }
-    try inner.addHook(for: "one(_:)", at: .before) { _ in log.append("inner") }
-    try outer.addHook(for: "one(_:)", at: .before) { _ in log.append("outer") }
+    try inner.hookBefore(\.one) { _ in log.append("inner") }
+    try outer.hookBefore(\.one) { _ in log.append("outer") }
     host.tap(1)
     #expect(log.all == ["outer", "inner"])
     #expect(delegate.log == ["one 1"])
@@ -50,8 +50,8 @@ import Testing
     let log = Log()
     let inner = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
     let outer = try host.install(OtherProbeProxy.self) { OtherProbeProxy() }
-    try inner.addHook(for: "one(_:)", at: .before) { _ in log.append("inner") }
-    try outer.addHook(for: "one(_:)", at: .before) { _ in log.append("outer") }
+    try inner.hookBefore(\.one) { _ in log.append("inner") }
+    try outer.hookBefore(\.one) { _ in log.append("outer") }
 
     let (first, second): (DelegateProxy<any ProbeDelegate>, DelegateProxy<any ProbeDelegate>) =
       innerFirst ? (inner, outer) : (outer, inner)
@@ -74,7 +74,7 @@ import Testing
     let proxy = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
     _ = try host.install(OtherProbeProxy.self) { OtherProbeProxy() }
     let counter = Counter()
-    try proxy.addHook(for: "one(_:)", at: .after) { _ in counter.increment() }
+    try proxy.hookAfter(\.one) { _ in counter.increment() }
 
     host.tap(1)
     host.delegate = second
@@ -91,7 +91,7 @@ import Testing
   }
 
   @Test func aProxyThatDoesNotConformIsRefused() {
-    final class Stray: DelegateProxy<any ProbeDelegate>, @unchecked Sendable {}
+    final class Stray: DelegateProxy<any ProbeDelegate> {}
     let host = ProbeHost()
     #expect(
       throws: DelegateProxyError.proxyDoesNotConform(proxyType: "Stray", delegateType: "ProbeDelegate")
@@ -112,8 +112,10 @@ import Testing
       host.delegate = delegate
       let proxy = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
       let other = try host.install(OtherProbeProxy.self) { OtherProbeProxy() }
-      try proxy.addHook(for: "one(_:)", at: .after) { [weak proxy] _ in _ = proxy?.hooks.count }
-      _ = try proxy.invocations(of: "one(_:)")
+      try proxy.hookAfter(\.one) { [weak proxy] _ in _ = proxy?.hooks.count }
+      try other.hookBefore(\.one) { [unowned other] _ in _ = other.hooks.count }
+      try proxy.hooks.addHook(for: "one(_:)", at: .before) { _ in _ = delegate.log }
+      _ = try proxy.invocations(of: \.one)
       host.tap(1)
       weakHost = host
       weakProxy = proxy
@@ -167,8 +169,8 @@ import Testing
     hostB.delegate = trackerA
     let countA = Counter()
     let countB = Counter()
-    try trackerA.addHook(for: "one(_:)", at: .after) { _ in countA.increment() }
-    try trackerB.addHook(for: "one(_:)", at: .after) { _ in countB.increment() }
+    try trackerA.hookAfter(\.one) { _ in countA.increment() }
+    try trackerB.hookAfter(\.one) { _ in countB.increment() }
 
     hostB.tap(1)
     #expect(countB.count == 1)

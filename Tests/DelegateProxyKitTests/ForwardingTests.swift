@@ -82,37 +82,81 @@ import Testing
     let empty = EmptyProbe()
     let proxy = ProbeDelegateProxy(forwardee: empty)
     let seen = Log()
-    try proxy.addHook(for: "one(_:)", at: .after) { invocation in
-      seen.append("one \(try invocation.argument(0, as: Int.self))")
-    }
-    try proxy.addHook(for: "height(forRow:)", at: .after) { invocation in
-      seen.append("height -> \(try invocation.returnValue(as: Double?.self) as Any)")
-    }
+    try proxy.hookAfter(\.one) { a in seen.append("one \(a)") }
+    try proxy.hookAfter(\.height) { height, row in seen.append("height \(row) -> \(String(describing: height))") }
     proxy.one(5)
     #expect(proxy.height(forRow: 2) == nil)
-    #expect(seen.all == ["one 5", "height -> nil"])
+    #expect(seen.all == ["one 5", "height 2 -> nil"])
   }
 
   @Test func hooksFireWithNoForwardeeAtAll() throws {
     let proxy = ProbeDelegateProxy()
     let counter = Counter()
-    try proxy.addHook(for: "shouldSelect(_:)", at: .before) { _ in counter.increment() }
+    try proxy.hookBefore(\.shouldSelect) { _ in counter.increment() }
+    var answers: [Bool] = []
+    try proxy.hookAfter(\.shouldSelect) { answer, _ in answers.append(answer) }
     #expect(proxy.shouldSelect(1) == true)
     #expect(counter.count == 1)
+    #expect(answers == [true])  // the after hook sees the host's default
   }
 
-  @Test func hookedCallsStillReturnEveryTypeUnchanged() throws {
+  /// Every declared method, hooked by name through the dynamic layer.
+  @Test func stringHookedCallsStillReturnEveryTypeUnchanged() throws {
     let direct = RecordingProbe()
     let expected = exercise(direct)
     let delegate = RecordingProbe()
     let proxy = ProbeDelegateProxy(forwardee: delegate)
     let counter = Counter()
-    for method in ProbeDelegateProxy.methods {
-      try proxy.addHook(for: method.selector, at: .before) { _ in counter.increment() }
-      try proxy.addHook(for: method.selector, at: .after) { _ in counter.increment() }
+    #expect(proxy.hooks.methods.count == 9)
+    for method in proxy.hooks.methods {
+      try proxy.hooks.addHook(for: method.selector, at: .before) { _ in counter.increment() }
+      try proxy.hooks.addHook(for: method.selector, at: .after) { _ in counter.increment() }
     }
     #expect(exercise(proxy) == expected)
     #expect(delegate.log == direct.log)
     #expect(counter.count == 24)
+  }
+
+  /// Every declared method, hooked with typed hooks that check the values they receive.
+  @Test func typedHookedCallsStillReturnEveryTypeUnchanged() throws {
+    let direct = RecordingProbe()
+    let expected = exercise(direct)
+    let delegate = RecordingProbe()
+    let proxy = ProbeDelegateProxy(forwardee: delegate)
+    var seen: [String] = []
+    try proxy.hookBefore(\.ping) { seen.append("before ping") }
+    try proxy.hookAfter(\.ping) { seen.append("after ping") }
+    try proxy.hookBefore(\.one) { seen.append("before one \($0)") }
+    try proxy.hookAfter(\.one) { seen.append("after one \($0)") }
+    try proxy.hookBefore(\.two) { seen.append("before two \($0) \($1)") }
+    try proxy.hookAfter(\.two) { seen.append("after two \($1) \($2) -> \($0)") }
+    try proxy.hookBefore(\.three) { seen.append("before three \($0) \($1) \($2)") }
+    try proxy.hookAfter(\.three) { seen.append("after three \($1) \($2) \($3) -> \($0)") }
+    try proxy.hookBefore(\.four) { seen.append("before four \($0 + $1 + $2 + $3)") }
+    try proxy.hookAfter(\.four) { seen.append("after four \($1 + $2 + $3 + $4) -> \($0)") }
+    try proxy.hookBefore(\.five) { seen.append("before five \([$0, $1, $2, $3, $4].joined())") }
+    try proxy.hookAfter(\.five) { seen.append("after five \([$1, $2, $3, $4, $5].joined()) -> \($0)") }
+    try proxy.hookBefore(\.six) { seen.append("before six \($0 + $1 + $2 + $3 + $4 + $5)") }
+    try proxy.hookAfter(\.six) { token, a, b, c, d, e, f in
+      seen.append("after six \(a + b + c + d + e + f) -> \(token === delegate.token)")
+    }
+    try proxy.hookBefore(\.height) { seen.append("before height \($0)") }
+    try proxy.hookAfter(\.height) { seen.append("after height \($1) -> \(String(describing: $0))") }
+    try proxy.hookBefore(\.shouldSelect) { seen.append("before shouldSelect \($0)") }
+    try proxy.hookAfter(\.shouldSelect) { seen.append("after shouldSelect \($1) -> \($0)") }
+    #expect(proxy.hooks.count == 18)
+
+    #expect(exercise(proxy) == expected)
+    #expect(delegate.log == direct.log)
+    #expect(
+      seen == [
+        "before ping", "after ping", "before one 7", "after one 7",
+        "before two 1 x", "after two 1 x -> true", "before two -1 y", "after two -1 y -> false",
+        "before three 2 1.5 z", "after three 2 1.5 z -> 3.0", "before four 10",
+        "after four 10 -> Size(width: 3.0, height: 7.0)", "before five abcde", "after five abcde -> a|b|c|d|e",
+        "before six 21", "after six 21 -> true", "before height 0", "after height 0 -> nil",
+        "before height 2", "after height 2 -> Optional(20.0)", "before shouldSelect 3",
+        "after shouldSelect 3 -> false", "before shouldSelect 4", "after shouldSelect 4 -> true",
+      ])
   }
 }

@@ -2,24 +2,33 @@ import DelegateProxyKit
 import Testing
 
 /// A proxy type used only by the hostile-input tests (serialized), so their type-wide hooks
-/// reach no other test. It lists fewer methods than `ProbeDelegate` has, so a selector the
-/// protocol has but the proxy does not list is refused like a made-up one.
-final class HostileProbeProxy: DelegateProxy<any ProbeDelegate>, @unchecked Sendable {
+/// reach no other test. It declares fewer methods than `ProbeDelegate` has, so a selector the
+/// protocol has but the proxy does not declare is refused like a made-up one.
+final class HostileProbeProxy: DelegateProxy<any ProbeDelegate>, TypedDelegateProxy {
+  struct Methods: DelegateMethodTable {
+    let one = DelegateMethod<Int, Void>("one(_:)")
+    let two = DelegateMethod<Int, String, Bool>("two(_:_:)")
+    let height = DelegateMethod<Int, Double?>("height(forRow:)")
+    let shouldSelect = DelegateMethod<Int, Bool>("shouldSelect(_:)")
+  }
+  static let methods = Methods()
+
   private weak var target: (any ProbeDelegate)?
   override var weakForwardee: (any ProbeDelegate)? {
     get { target }
     set { target = newValue }
   }
-  override class var methods: [ProxyMethod] {
-    [.void("one(_:)"), .value("two(_:_:)"), .optional("height(forRow:)"), .value("shouldSelect(_:)")]
-  }
 }
 
 extension HostileProbeProxy: ProbeDelegate {
-  func one(_ a: Int) { forward(#function, a) { $0.one(a) } }
-  func two(_ a: Int, _ b: String) -> Bool { forward(#function, a, b, orElse: false) { $0.two(a, b) } }
-  func height(forRow row: Int) -> Double? { forward(#function, row) { $0.height(forRow: row) } }
-  func shouldSelect(_ row: Int) -> Bool { forward(#function, row, orElse: true) { $0.shouldSelect(row) } }
+  func one(_ a: Int) { forward(Self.methods.one, a) { $0.one($1) } }
+  func two(_ a: Int, _ b: String) -> Bool { forward(Self.methods.two, a, b, orElse: false) { $0.two($1, $2) } }
+  func height(forRow row: Int) -> Double? {
+    forward(Self.methods.height, row, orElse: nil) { $0.height(forRow: $1) }
+  }
+  func shouldSelect(_ row: Int) -> Bool {
+    forward(Self.methods.shouldSelect, row, orElse: true) { $0.shouldSelect($1) }
+  }
 }
 
 /// A proxy with a known set of hooks, and a fingerprint of its state: what is installed and
@@ -38,14 +47,14 @@ final class HostileFixture {
     proxy.hooks.setErrorHandler { errors.append("\($0)") }
     HostileProbeProxy.typeHooks.setErrorHandler { errors.append("\($0)") }
     baseline = [
-      try HostileProbeProxy.addTypeHook(for: "two(_:_:)", at: .before) { _ in fired.append("type before") },
-      try proxy.addHook(for: "two(_:_:)", at: .before) { _ in fired.append("instance before") },
-      try proxy.addInsteadHook(for: "two(_:_:)") { call in
+      try HostileProbeProxy.typeHooks.addHook(for: "two(_:_:)", at: .before) { _ in fired.append("type before") },
+      try proxy.hookBefore(\.two) { _, _ in fired.append("instance before") },
+      try proxy.hooks.addInsteadHook(for: "two(_:_:)") { call in
         fired.append("instance instead")
         call.proceed()
       },
-      try proxy.observe("two(_:_:)") { invocation in
-        fired.append("observer \((try? invocation.returnValue(as: Bool.self)).map(String.init) ?? "?")")
+      try proxy.hooks.addHook(for: "two(_:_:)", at: .after) { invocation in
+        fired.append("after \((try? invocation.returnValue(as: Bool.self)).map(String.init) ?? "?")")
       },
     ]
   }
@@ -93,7 +102,7 @@ let hostileSelectors: [String] = [
     let fixture = try HostileFixture()
     defer { fixture.tearDown() }
     let first = fixture.fingerprint()
-    #expect(first.fired == ["type before", "instance before", "instance instead", "observer true"])
+    #expect(first.fired == ["type before", "instance before", "instance instead", "after true"])
     #expect(first.delegateCalls == ["two 5 probe"])
     #expect(first.instanceCount == 3 && first.typeCount == 1)
     #expect(fixture.fingerprint() == first)
@@ -106,33 +115,34 @@ let hostileSelectors: [String] = [
     let before = fixture.fingerprint()
     let expected = DelegateProxyError.unknownSelector(selector: selector, proxyType: "HostileProbeProxy")
     let proxy = fixture.proxy
-    #expect(throws: expected) { try proxy.addHook(for: selector, at: .before) { _ in } }
-    #expect(throws: expected) { try proxy.addHook(for: selector, at: .instead, once: true) { _ in } }
-    #expect(throws: expected) { try proxy.addInsteadHook(for: selector) { _ in } }
-    #expect(throws: expected) { try proxy.observe(selector) { _ in } }
-    #expect(throws: expected) { _ = try proxy.invocations(of: selector) }
-    #expect(throws: expected) { try HostileProbeProxy.addTypeHook(for: selector, at: .after) { _ in } }
-    #expect(throws: expected) { try HostileProbeProxy.addTypeInsteadHook(for: selector) { _ in } }
+    #expect(throws: expected) { try proxy.hooks.addHook(for: selector, at: .before) { _ in } }
+    #expect(throws: expected) { try proxy.hooks.addHook(for: selector, at: .instead, once: true) { _ in } }
+    #expect(throws: expected) { try proxy.hooks.addInsteadHook(for: selector) { _ in } }
+    #expect(throws: expected) { _ = try proxy.hooks.invocations(of: selector) }
+    #expect(throws: expected) { _ = try proxy.hooks.method(named: selector) }
+    #expect(throws: expected) { try HostileProbeProxy.typeHooks.addHook(for: selector, at: .after) { _ in } }
+    #expect(throws: expected) { try HostileProbeProxy.typeHooks.addInsteadHook(for: selector) { _ in } }
     #expect(fixture.fingerprint() == before)
     #expect(fixture.errors.all.isEmpty)
   }
 
-  @Test func aSkippingInsteadHookOnAValueMethodIsRefusedAndChangesNothing() throws {
+  @Test(arguments: ["one(_:)", "two(_:_:)", "height(forRow:)"])
+  func anInsteadHookByAddHookIsRefusedAndChangesNothing(_ selector: String) throws {
     let fixture = try HostileFixture()
     defer { fixture.tearDown() }
     let before = fixture.fingerprint()
-    let expected = DelegateProxyError.insteadHookCannotProduceValue(
-      selector: "two(_:_:)", proxyType: "HostileProbeProxy")
-    #expect(throws: expected) { try fixture.proxy.addHook(for: "two(_:_:)", at: .instead) { _ in } }
-    #expect(throws: expected) { try HostileProbeProxy.addTypeHook(for: "two(_:_:)", at: .instead) { _ in } }
+    let expected = DelegateProxyError.insteadHookNeedsCall(selector: selector, proxyType: "HostileProbeProxy")
+    #expect(throws: expected) { try fixture.proxy.hooks.addHook(for: selector, at: .instead) { _ in } }
+    #expect(throws: expected) { try fixture.proxy.hooks.addHook(for: selector, at: .instead, once: true) { _ in } }
+    #expect(throws: expected) { try HostileProbeProxy.typeHooks.addHook(for: selector, at: .instead) { _ in } }
     #expect(fixture.fingerprint() == before)
   }
 
   @Test func tokensRemovedTwiceAnswerFalseAndChangeNothing() throws {
     let fixture = try HostileFixture()
     defer { fixture.tearDown() }
-    let extra = try fixture.proxy.addHook(for: "two(_:_:)", at: .after) { _ in }
-    let typeExtra = try HostileProbeProxy.addTypeHook(for: "one(_:)", at: .before) { _ in }
+    let extra = try fixture.proxy.hookAfter(\.two) { _, _, _ in }
+    let typeExtra = try HostileProbeProxy.hookBefore(\.one) { _ in }
     #expect(try extra.remove() == true)
     #expect(try typeExtra.remove() == true)
     let before = fixture.fingerprint()
@@ -151,9 +161,11 @@ let hostileSelectors: [String] = [
     var doomed: HostileProbeProxy? = HostileProbeProxy(forwardee: fixture.delegate)
     weak let weakDoomed = doomed
     let tokens = [
-      try doomed!.addHook(for: "one(_:)", at: .before) { _ in },
-      try doomed!.addInsteadHook(for: "two(_:_:)") { $0.proceed() },
-      try doomed!.observe("height(forRow:)") { _ in },
+      try doomed!.hookBefore(\.one) { _ in },
+      try doomed!.hookInstead(\.two) { original, a, b in original(a, b) },
+      try doomed!.hookAfter(\.height, once: true) { _, _ in },
+      try doomed!.hooks.addInsteadHook(for: "two(_:_:)") { $0.proceed() },
+      try doomed!.hooks.addHook(for: "height(forRow:)", at: .after) { _ in },
     ]
     doomed = nil
     #expect(weakDoomed == nil)
@@ -175,9 +187,11 @@ let hostileSelectors: [String] = [
     doomed = nil
     let expected = DelegateProxyError.proxyDeallocated(proxyType: "HostileProbeProxy")
     #expect(throws: expected) { try registry.addHook(for: "one(_:)", at: .before) { _ in } }
+    #expect(throws: expected) { try registry.addHook(for: "one(_:)", at: .after, once: true) { _ in } }
     #expect(throws: expected) { try registry.addInsteadHook(for: "two(_:_:)") { _ in } }
-    #expect(throws: expected) { try registry.observe("one(_:)") { _ in } }
     #expect(throws: expected) { _ = try registry.invocations(of: "one(_:)") }
+    // Looking a method up needs no live proxy.
+    #expect(try registry.method(named: "one(_:)") === HostileProbeProxy.methods.one)
     // A selector that does not exist is still named as such.
     #expect(throws: DelegateProxyError.unknownSelector(selector: "nope", proxyType: "HostileProbeProxy")) {
       try registry.addHook(for: "nope", at: .before) { _ in }
@@ -210,7 +224,7 @@ let hostileSelectors: [String] = [
     let fixture = try HostileFixture()
     defer { fixture.tearDown() }
     let answers = Log()
-    let token = try fixture.proxy.addHook(for: "two(_:_:)", at: .after) { invocation in
+    let token = try fixture.proxy.hooks.addHook(for: "two(_:_:)", at: .after) { invocation in
       do {
         switch type {
         case "Int": answers.append(String(try invocation.argument(index, as: Int.self)))
@@ -226,7 +240,7 @@ let hostileSelectors: [String] = [
     #expect(answers.all == [expected])
     #expect(try token.remove())
     // The hook's failed request did not disturb the call: the fixture's hooks ran as always.
-    #expect(before.fired == ["type before", "instance before", "instance instead", "observer true"])
+    #expect(before.fired == ["type before", "instance before", "instance instead", "after true"])
     #expect(before.delegateCalls == ["two 5 probe"] && before.result)
   }
 
@@ -234,17 +248,17 @@ let hostileSelectors: [String] = [
     let fixture = try HostileFixture()
     defer { fixture.tearDown() }
     let errors = Log()
-    let before = try fixture.proxy.addHook(for: "two(_:_:)", at: .before) { invocation in
+    let before = try fixture.proxy.hooks.addHook(for: "two(_:_:)", at: .before) { invocation in
       do { _ = try invocation.returnValue(as: Bool.self) } catch { errors.append("\(error)") }
     }
-    let after = try fixture.proxy.addHook(for: "two(_:_:)", at: .after) { invocation in
+    let after = try fixture.proxy.hooks.addHook(for: "two(_:_:)", at: .after) { invocation in
       do { _ = try invocation.returnValue(as: String.self) } catch { errors.append("\(error)") }
     }
     #expect(fixture.proxy.two(1, "a") == true)
     #expect(
       errors.all == [
-        "'two(_:_:)' has not returned yet; its return value is read in after hooks",
-        "'two(_:_:)' returns String, not Bool",
+        "'two(_:_:)' has no return value here: it is read in after hooks of calls that returned",
+        "'two(_:_:)' returns Bool, not String",
       ])
     #expect(try before.remove() && after.remove())
   }
@@ -257,21 +271,27 @@ let hostileSelectors: [String] = [
     let fixture = try HostileFixture()
     defer { fixture.tearDown() }
     let before = fixture.fingerprint()
-    // On a void method, so a skipping `instead` hook is allowed.
-    let instance = try fixture.proxy.addHook(for: "one(_:)", at: position) { _ in throw Refusal() }
-    let typeWide = try HostileProbeProxy.addTypeHook(for: "one(_:)", at: position) { _ in throw Refusal() }
-    let full = try fixture.proxy.addInsteadHook(for: "shouldSelect(_:)") { call in
+    // By name, an instead hook is an `InsteadCall` hook; one that throws before proceeding has
+    // produced nothing, so the host gets its default and the chain ends there.
+    func install(on registry: HookRegistry) throws -> HookToken {
+      position == .instead
+        ? try registry.addInsteadHook(for: "one(_:)") { _ in throw Refusal() }
+        : try registry.addHook(for: "one(_:)", at: position) { _ in throw Refusal() }
+    }
+    let instance = try install(on: fixture.proxy.hooks)
+    let typeWide = try install(on: HostileProbeProxy.typeHooks)
+    let full = try fixture.proxy.hooks.addInsteadHook(for: "shouldSelect(_:)") { call in
       call.proceed()
       throw Refusal()
     }
     fixture.proxy.one(9)
     #expect(fixture.proxy.shouldSelect(3) == false)  // the delegate's answer, kept despite the throw
     let delegateCalls = fixture.delegate.log.suffix(2)
-    // A skipping instead hook stands in for the call even when it throws; the others let it through.
+    // A throwing instead hook that did not proceed stands in for the call; the others let it through.
     #expect(
       Array(delegateCalls) == (position == .instead ? ["two 5 probe", "shouldSelect 3"] : ["one 9", "shouldSelect 3"]))
-    // A skipping instead hook ends the instead chain, so the instance one behind the type-wide one
-    // does not run; hooks at the other positions all run.
+    // The type-wide instead hook ends the instead chain, so the instance one behind it does not
+    // run; hooks at the other positions all run.
     let oneErrors = Array(
       repeating: "\(position) hook on 'one(_:)' threw: refused", count: position == .instead ? 1 : 2)
     #expect(fixture.errors.all == oneErrors + ["instead hook on 'shouldSelect(_:)' threw: refused"])
@@ -285,11 +305,11 @@ let hostileSelectors: [String] = [
     defer { fixture.tearDown() }
     let proxy = fixture.proxy
     let depth = AtomicCounter()
-    let token = try proxy.addHook(for: "one(_:)", at: .before) { [unowned proxy] invocation in
+    let token = try proxy.hookBefore(\.one) { [unowned proxy] a in
       // Re-enter twice: the same method, then another method with hooks of its own.
       guard depth.value < 2 else { return }
       depth.increment()
-      proxy.one(try invocation.argument(0, as: Int.self) + 100)
+      proxy.one(a + 100)
       _ = proxy.two(7, "nested")
     }
     proxy.one(1)
@@ -312,20 +332,20 @@ let hostileSelectors: [String] = [
     let added = Log()
     // During the call: remove itself, add a hook, and remove every hook of the registry.
     let selfRemoving = SelfReference<HookToken>()
-    selfRemoving.value = try proxy.addHook(for: "one(_:)", at: .before) { _ in
+    selfRemoving.value = try proxy.hooks.addHook(for: "one(_:)", at: .before) { _ in
       _ = try selfRemoving.value?.remove()
       if added.all.isEmpty, (try? hooks.addHook(for: "one(_:)", at: .after, { _ in late.increment() })) != nil {
         added.append("added")
       }
     }
     let sibling = AtomicCounter()
-    try proxy.addHook(for: "one(_:)", at: .after) { _ in sibling.increment() }
+    try proxy.hookAfter(\.one) { _ in sibling.increment() }
     proxy.one(1)
     #expect(sibling.value == 1)  // the call ran its snapshot: the sibling ran
     #expect(late.value == 0)  // the hook added mid-call waits for the next call
     proxy.one(2)
     #expect(late.value == 1 && sibling.value == 2)
-    let clearing = try proxy.addHook(for: "one(_:)", at: .before) { _ in hooks.removeAll() }
+    let clearing = try proxy.hookBefore(\.one) { _ in hooks.removeAll() }
     proxy.one(3)
     #expect(late.value == 2 && sibling.value == 3)  // still the snapshot taken when the call began
     #expect(hooks.isEmpty && !clearing.isInstalled)
@@ -337,14 +357,14 @@ let hostileSelectors: [String] = [
   @Test func anInsteadHookThatProceedsTwiceOrReturnsTheWrongTypeDoesNotDisturbTheCall() throws {
     let fixture = try HostileFixture()
     defer { fixture.tearDown() }
-    let twice = try fixture.proxy.addInsteadHook(for: "shouldSelect(_:)") { call in
+    let twice = try fixture.proxy.hooks.addInsteadHook(for: "shouldSelect(_:)") { call in
       call.proceed()
       call.proceed()
     }
     #expect(fixture.proxy.shouldSelect(3) == false)
     #expect(fixture.delegate.log.filter { $0.hasPrefix("shouldSelect") } == ["shouldSelect 3"])
     #expect(try twice.remove())
-    let wrong = try fixture.proxy.addInsteadHook(for: "height(forRow:)") { call in call.returnValue = "tall" }
+    let wrong = try fixture.proxy.hooks.addInsteadHook(for: "height(forRow:)") { call in call.returnValue = "tall" }
     #expect(fixture.proxy.height(forRow: 2) == 20)
     #expect(fixture.errors.all == ["'height(forRow:)' returns Optional<Double>, not String"])
     #expect(try wrong.remove())

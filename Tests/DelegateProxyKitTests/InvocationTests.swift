@@ -38,21 +38,72 @@ import Testing
     let proxyForwardee = RecordingProbe()
     let proxy = ProbeDelegateProxy(forwardee: proxyForwardee)
     let errors = Log()
-    try proxy.addHook(for: "two(_:_:)", at: .before) { invocation in
+    try proxy.hooks.addHook(for: "two(_:_:)", at: .before) { invocation in
       do {
         _ = try invocation.returnValue(as: Bool.self)
       } catch {
         errors.append("\(error)")
       }
     }
-    try proxy.addHook(for: "two(_:_:)", at: .after) { invocation in
+    try proxy.hooks.addHook(for: "two(_:_:)", at: .after) { invocation in
       errors.append("after \(try invocation.returnValue(as: Bool.self))")
       _ = try invocation.returnValue(as: String.self)
     }
     let reported = Log()
     proxy.hooks.setErrorHandler { reported.append("\($0)") }
     #expect(proxy.two(1, "a") == true)
-    #expect(errors.all == ["'two(_:_:)' has not returned yet; its return value is read in after hooks", "after true"])
-    #expect(reported.all == ["after hook on 'two(_:_:)' threw: 'two(_:_:)' returns String, not Bool"])
+    #expect(
+      errors.all == [
+        "'two(_:_:)' has no return value here: it is read in after hooks of calls that returned", "after true",
+      ])
+    #expect(reported.all == ["after hook on 'two(_:_:)' threw: 'two(_:_:)' returns Bool, not String"])
+  }
+
+  @Test func aReturnValueOfTheWrongTypeNamesTheDeclaredTypeFirst() throws {
+    let delegate = EffectsRecorder()
+    let proxy = EffectsProxy(forwardee: delegate)
+    let finished = Log()
+    let caught = SanitizerVisibleMutex<DelegateProxyError?>(nil)
+    try proxy.hooks.addHook(for: "discount(for:)", at: .after) { call in
+      finished.append("\(String(describing: try call.returnValue(as: Int?.self)))")
+      do throws(DelegateProxyError) {
+        _ = try call.returnValue(as: String.self)
+      } catch {
+        finished.append("\(error)")
+        caught.withLock { $0 = error }
+      }
+    }
+    #expect(proxy.discount(for: "SPRING") == 6)
+    #expect(finished.all == ["Optional(6)", "'discount(for:)' returns Optional<Int>, not String"])
+    #expect(
+      caught.withLock { $0 }
+        == .returnTypeMismatch(selector: "discount(for:)", returns: "Optional<Int>", requested: "String"))
+    // An invocation no call finished has no value yet.
+    let invocation = Invocation(selector: "discount(for:)", arguments: ["SPRING"])
+    #expect(!invocation.hasReturned)
+    #expect(throws: DelegateProxyError.returnValueUnavailable(selector: "discount(for:)")) {
+      try invocation.returnValue(as: Int?.self)
+    }
+  }
+
+  @Test func afterHooksOfThrowingMethodsSeeTheErrorAndNoValue() throws {
+    let delegate = EffectsRecorder()
+    let proxy = EffectsProxy(forwardee: delegate)
+    let seen = Log()
+    let failure = delegate.chargeFailure
+    try proxy.hooks.addHook(for: "charge(_:)", at: .after) { invocation in
+      let amount = try invocation.argument(0, as: Int.self)
+      if let error = invocation.error {
+        seen.append("\(amount) threw \(error as? ChargeFailure === failure)")
+        #expect(throws: DelegateProxyError.returnValueUnavailable(selector: "charge(_:)")) {
+          try invocation.returnValue(as: Int.self)
+        }
+      } else {
+        seen.append("\(amount) returned \(try invocation.returnValue(as: Int.self))")
+      }
+    }
+    #expect(try proxy.charge(3) == 6)
+    #expect(throws: ChargeFailure.self) { try proxy.charge(-3) }
+    #expect(seen.all == ["3 returned 6", "-3 threw true"])
   }
 }

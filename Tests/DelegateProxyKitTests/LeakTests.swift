@@ -29,22 +29,26 @@ final class LeakPayload: Sendable {}
     let payload = LeakPayload()
     let kept = Log()
     var tokens: [HookToken] = [
-      try inner.addHook(for: "one(_:)", at: .before) { _ in withExtendedLifetime(payload) {} },
-      try inner.addInsteadHook(for: "shouldSelect(_:)") { call in
+      try inner.hookBefore(\.one) { _ in withExtendedLifetime(payload) {} },
+      try inner.hookInstead(\.shouldSelect) { original, row in
+        withExtendedLifetime(payload) {}
+        return original(row)
+      },
+      try inner.hooks.addInsteadHook(for: "shouldSelect(_:)") { call in
         withExtendedLifetime(payload) {}
         call.proceed()
       },
-      try inner.addHook(for: "six(_:_:_:_:_:_:)", at: .after, once: true) { invocation in
+      try inner.hooks.addHook(for: "six(_:_:_:_:_:_:)", at: .after, once: true) { invocation in
         // Keeps the invocation (and its arguments) only as a string.
         kept.append(invocation.description)
       },
-      try outer.observe("one(_:)") { _ in _ = payload },
-      try LeakProbeProxy.addTypeHook(for: "shouldSelect(_:)", at: .before) { _ in _ = payload },
+      try inner.hookAfter(\.six, once: true) { token, _, _, _, _, _, _ in kept.append(token.name) },
+      try outer.hookAfter(\.one) { _ in _ = payload },
+      try LeakProbeProxy.hookBefore(\.shouldSelect) { _ in _ = payload },
     ]
     // A hook that re-enters its proxy.
-    tokens.append(
-      try inner.addHook(for: "ping()", at: .before, once: true) { [unowned inner] _ in inner.one(0) })
-    let stream = try inner.invocations(of: "one(_:)")
+    tokens.append(try inner.hookBefore(\.ping, once: true) { [unowned inner] in inner.one(0) })
+    let stream = try inner.invocations(of: \.one)
     host.tap(1)
     _ = host.select(2)
     inner.ping()
@@ -52,6 +56,7 @@ final class LeakPayload: Sendable {}
     _ = inner.two(1, "x")
     for token in tokens { _ = try token.remove() }
     #expect(inner.hooks.count == 1 && outer.hooks.isEmpty)  // the stream's observer
+    #expect(kept.all.count == 2)
     withExtendedLifetime(stream) {}
     if removeProxiesFirst {
       #expect(host.remove(outer) && host.remove(inner))
@@ -67,16 +72,23 @@ final class LeakPayload: Sendable {}
 }
 
 /// A second proxy type for the leak test alone, so its type-wide hook reaches no other test.
-final class LeakProbeProxy: DelegateProxy<any ProbeDelegate>, @unchecked Sendable {
+final class LeakProbeProxy: DelegateProxy<any ProbeDelegate>, TypedDelegateProxy {
+  struct Methods: DelegateMethodTable {
+    let one = DelegateMethod<Int, Void>("one(_:)")
+    let shouldSelect = DelegateMethod<Int, Bool>("shouldSelect(_:)")
+  }
+  static let methods = Methods()
+
   private weak var target: (any ProbeDelegate)?
   override var weakForwardee: (any ProbeDelegate)? {
     get { target }
     set { target = newValue }
   }
-  override class var methods: [ProxyMethod] { [.void("one(_:)"), .value("shouldSelect(_:)")] }
 }
 
 extension LeakProbeProxy: ProbeDelegate {
-  func one(_ a: Int) { forward(#function, a) { $0.one(a) } }
-  func shouldSelect(_ row: Int) -> Bool { forward(#function, row, orElse: true) { $0.shouldSelect(row) } }
+  func one(_ a: Int) { forward(Self.methods.one, a) { $0.one($1) } }
+  func shouldSelect(_ row: Int) -> Bool {
+    forward(Self.methods.shouldSelect, row, orElse: true) { $0.shouldSelect($1) }
+  }
 }

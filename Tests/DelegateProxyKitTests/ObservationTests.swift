@@ -5,8 +5,8 @@ import Testing
   @Test func everySubscriberGetsEveryCall() async throws {
     let delegate = RecordingProbe()
     var proxy: ProbeDelegateProxy? = ProbeDelegateProxy(forwardee: delegate)
-    let first = try proxy!.invocations(of: "one(_:)")
-    let second = try proxy!.invocations(of: "one(_:)")
+    let first = try proxy!.invocations(of: \.one)
+    let second = try proxy!.hooks.invocations(of: "one(_:)")
     proxy!.one(1)
     proxy!.one(2)
     proxy!.ping()
@@ -24,7 +24,7 @@ import Testing
   @Test func streamsCarryReturnValues() async throws {
     let proxyForwardee = RecordingProbe()
     var proxy: ProbeDelegateProxy? = ProbeDelegateProxy(forwardee: proxyForwardee)
-    let stream = try proxy!.invocations(of: "height(forRow:)")
+    let stream = try proxy!.invocations(of: \.height)
     _ = proxy!.height(forRow: 2)
     proxy = nil
     var values: [Double?] = []
@@ -32,23 +32,44 @@ import Testing
     #expect(values == [20])
   }
 
-  @Test func callbacksObserveAndStop() throws {
+  @Test func streamsOfThrowingMethodsCarryTheError() async throws {
+    let delegate = EffectsRecorder()
+    var proxy: EffectsProxy? = EffectsProxy(forwardee: delegate)
+    let stream = try proxy!.invocations(of: \.charge)
+    #expect(try proxy!.charge(4) == 8)
+    #expect(throws: ChargeFailure.self) { try proxy!.charge(-1) }
+    proxy = nil
+    var seen: [String] = []
+    for await invocation in stream {
+      if let error = invocation.error {
+        seen.append("threw \(error as? ChargeFailure === delegate.chargeFailure)")
+      } else {
+        seen.append("returned \(try invocation.returnValue(as: Int.self))")
+      }
+    }
+    #expect(seen == ["returned 8", "threw true"])
+  }
+
+  @Test func afterHooksObserveAndStop() throws {
     let proxyForwardee = RecordingProbe()
     let proxy = ProbeDelegateProxy(forwardee: proxyForwardee)
-    let log = Log()
-    let token = try proxy.observe("two(_:_:)") { invocation in
-      log.append("\(invocation.selector) -> \((try? invocation.returnValue(as: Bool.self)) ?? false)")
+    var log: [String] = []
+    let token = try proxy.hookAfter(\.two) { answer, a, b in log.append("two(\(a), \(b)) -> \(answer)") }
+    let named = Log()
+    let namedToken = try proxy.hooks.addHook(for: "two(_:_:)", at: .after) { invocation in
+      named.append("\(invocation) -> \(try invocation.returnValue(as: Bool.self)), \(invocation.hasReturned)")
     }
     _ = proxy.two(1, "a")
-    try token.remove()
+    #expect(try token.remove() && namedToken.remove())
     _ = proxy.two(1, "b")
-    #expect(log.all == ["two(_:_:) -> true"])
+    #expect(log == ["two(1, a) -> true"])
+    #expect(named.all == ["two(_:_:)[1, a] -> true, true"])
   }
 
   @Test func cancellingAStreamRemovesItsObserver() async throws {
     let proxyForwardee = RecordingProbe()
     let proxy = ProbeDelegateProxy(forwardee: proxyForwardee)
-    let stream = try proxy.invocations(of: "ping()")
+    let stream = try proxy.invocations(of: \.ping)
     #expect(proxy.hooks.count == 1)
     let task = Task {
       var count = 0

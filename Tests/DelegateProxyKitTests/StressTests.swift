@@ -26,28 +26,36 @@ struct StressFigures: Sendable {
   var callsPerForwardingThread: Int { proxiesPerForwardingThread * callsPerProxy }
   var totalCalls: Int { forwardingThreads * callsPerForwardingThread }
 
-  /// Calls of one selector per forwarding thread: call `n` goes to selector `n % 3`.
+  /// Calls of one method per forwarding thread: call `n` goes to method `n % 3`.
   func callsPerForwardingThread(selectorIndex: Int) -> Int {
     proxiesPerForwardingThread * ((callsPerProxy - selectorIndex + 2) / 3)
   }
 }
 
 /// A proxy type used only here, so its type-wide hooks never reach another test.
-final class StressProbeProxy: DelegateProxy<any ProbeDelegate>, @unchecked Sendable {
+final class StressProbeProxy: DelegateProxy<any ProbeDelegate>, TypedDelegateProxy {
+  struct Methods: DelegateMethodTable {
+    let one = DelegateMethod<Int, Void>("one(_:)")
+    let shouldSelect = DelegateMethod<Int, Bool>("shouldSelect(_:)")
+    let height = DelegateMethod<Int, Double?>("height(forRow:)")
+  }
+  static let methods = Methods()
+
   private weak var target: (any ProbeDelegate)?
   override var weakForwardee: (any ProbeDelegate)? {
     get { target }
     set { target = newValue }
   }
-  override class var methods: [ProxyMethod] {
-    [.void("one(_:)"), .value("shouldSelect(_:)"), .optional("height(forRow:)")]
-  }
 }
 
 extension StressProbeProxy: ProbeDelegate {
-  func one(_ a: Int) { forward(#function, a) { $0.one(a) } }
-  func shouldSelect(_ row: Int) -> Bool { forward(#function, row, orElse: true) { $0.shouldSelect(row) } }
-  func height(forRow row: Int) -> Double? { forward(#function, row) { $0.height(forRow: row) } }
+  func one(_ a: Int) { forward(Self.methods.one, a) { $0.one($1) } }
+  func shouldSelect(_ row: Int) -> Bool {
+    forward(Self.methods.shouldSelect, row, orElse: true) { $0.shouldSelect($1) }
+  }
+  func height(forRow row: Int) -> Double? {
+    forward(Self.methods.height, row, orElse: nil) { $0.height(forRow: $1) }
+  }
 }
 
 /// Counts every call it receives, per method, and answers predictably.
@@ -68,22 +76,31 @@ final class StressDelegate: ProbeDelegate, Sendable {
   }
 }
 
-/// The hook registries of the proxies currently in use, for churn threads to pick from.
-final class PublishedRegistries: Sendable {
-  private let slots: SanitizerVisibleMutex<[HookRegistry?]>
+/// The proxies the forwarding threads are using right now, for churn threads to hook.
+///
+/// A churn thread uses a proxy only inside ``withProxy(at:_:)``, under the lock, and a forwarding
+/// thread withdraws its proxy before dropping it: so a proxy is always deallocated on the thread
+/// that made it, and a token of a withdrawn proxy's hook finds the proxy gone.
+final class PublishedProxies: Sendable {
+  private let slots: SanitizerVisibleMutex<[SharedProxy<StressProbeProxy>?]>
   init(count: Int) { slots = SanitizerVisibleMutex(Array(repeating: nil, count: count)) }
-  func publish(_ registry: HookRegistry?, at index: Int) { slots.withLock { $0[index] = registry } }
-  func registry(at index: Int) -> HookRegistry? { slots.withLock { $0[index] } }
+
+  func publish(_ proxy: SharedProxy<StressProbeProxy>?, at index: Int) { slots.withLock { $0[index] = proxy } }
+
+  /// Runs `body` with the proxy published at `index`; `nil` when there is none.
+  func withProxy<Result: Sendable>(at index: Int, _ body: (StressProbeProxy) -> Result) -> Result? {
+    slots.withLock { slots in slots[index].map { body($0.proxy) } }
+  }
 }
 
 /// What churn threads did, to check against what the hooks saw.
 final class ChurnLedger: Sendable {
-  /// Plain hooks installed; each must later be removed (`true`) or die with its proxy.
+  /// Hooks installed that run every time; each must later be removed (`true`) or die with its proxy.
   let plainInstalled = AtomicCounter()
   let plainRemoved = AtomicCounter()
   let plainDiedWithProxy = AtomicCounter()
   let plainRemovedTwiceReturnedTrue = AtomicCounter()
-  /// Installs refused because the proxy had been deallocated in the meantime.
+  /// Installs refused (none expected: a churn thread hooks only proxies that are alive).
   let installsRefused = AtomicCounter()
   /// Run-once hooks, with what removing their token answered (`nil`: the proxy was gone).
   let onceInstalled = AtomicCounter()
@@ -92,14 +109,15 @@ final class ChurnLedger: Sendable {
   let proxiesMadeAndDropped = AtomicCounter()
 }
 
-/// One run-once hook: whether it ran, and how often.
+/// One run-once hook: how often it ran.
 final class OnceProbe: Sendable {
   let runs = AtomicCounter()
 }
 
+/// Type-wide hooks are process-wide, so the stress test owns `StressProbeProxy` alone.
 @Suite struct StressTests {
   @Test(arguments: StressSubject.allCases)
-  func hooksChurnOnFourThreadsWhileFourThreadsForward(_ subject: StressSubject) throws {
+  func typedHooksChurnOnFourThreadsWhileFourThreadsForward(_ subject: StressSubject) throws {
     switch subject {
     case .typedProxy: try stressTypedProxy(StressFigures())
     }
@@ -112,21 +130,20 @@ final class OnceProbe: Sendable {
     // Hooks that stay installed for the whole run: their fire counts must equal the call counts.
     let typeWideBefore = AtomicCounter()
     let typeWideInstead = AtomicCounter()
-    var stickyTypeTokens: [HookToken] = []
-    for selector in ["one(_:)", "shouldSelect(_:)", "height(forRow:)"] {
-      stickyTypeTokens.append(
-        try StressProbeProxy.addTypeHook(for: selector, at: .before) { _ in typeWideBefore.increment() })
-    }
-    stickyTypeTokens.append(
-      try StressProbeProxy.addTypeInsteadHook(for: "shouldSelect(_:)") { call in
+    let stickyTypeTokens: [HookToken] = [
+      try StressProbeProxy.hookBefore(\.one) { _ in typeWideBefore.increment() },
+      try StressProbeProxy.hookBefore(\.shouldSelect) { _ in typeWideBefore.increment() },
+      try StressProbeProxy.hookBefore(\.height) { _ in typeWideBefore.increment() },
+      try StressProbeProxy.hookInstead(\.shouldSelect) { original, row in
         typeWideInstead.increment()
-        call.proceed()
-      })
+        return original(row)
+      },
+    ]
 
     let delegates = (0..<figures.forwardingThreads).map { _ in StressDelegate() }
     let instanceAfter = (0..<figures.forwardingThreads).map { _ in AtomicCounter() }
     let wrongResults = AtomicCounter()
-    let registries = PublishedRegistries(count: figures.forwardingThreads)
+    let published = PublishedProxies(count: figures.forwardingThreads)
     let ledger = ChurnLedger()
     let everyRegistry = SanitizerVisibleMutex<[HookRegistry]>([])
 
@@ -135,14 +152,14 @@ final class OnceProbe: Sendable {
       bodies.append {
         let delegate = delegates[thread]
         for _ in 0..<figures.proxiesPerForwardingThread {
-          // Each forwarding thread uses only proxies it made: proxies are confined to one isolation.
+          // Each forwarding thread makes its calls only through proxies it made.
           let proxy = StressProbeProxy(forwardee: delegate)
           let counter = instanceAfter[thread]
-          for selector in ["one(_:)", "shouldSelect(_:)", "height(forRow:)"] {
-            _ = try? proxy.addHook(for: selector, at: .after) { _ in counter.increment() }
-          }
+          _ = try? proxy.hookAfter(\.one) { _ in counter.increment() }
+          _ = try? proxy.hookAfter(\.shouldSelect) { _, _ in counter.increment() }
+          _ = try? proxy.hookAfter(\.height) { _, _ in counter.increment() }
           everyRegistry.withLock { $0.append(proxy.hooks) }
-          registries.publish(proxy.hooks, at: thread)
+          published.publish(SharedProxy(proxy), at: thread)
           for call in 0..<figures.callsPerProxy {
             switch call % 3 {
             case 0:
@@ -155,7 +172,7 @@ final class OnceProbe: Sendable {
               }
             }
           }
-          registries.publish(nil, at: thread)
+          published.publish(nil, at: thread)
         }
       }
     }
@@ -163,12 +180,12 @@ final class OnceProbe: Sendable {
       bodies.append {
         churn(
           seed: 0x5EED_0000 + UInt64(thread), operations: figures.churnOperations,
-          forwardingThreads: figures.forwardingThreads, registries: registries, ledger: ledger)
+          forwardingThreads: figures.forwardingThreads, published: published, ledger: ledger)
       }
     }
     runOnThreads(bodies)
 
-    // Every call reached the original exactly once, with its result unchanged.
+    // Every call reached the delegate exactly once, with its result unchanged.
     for (thread, delegate) in delegates.enumerated() {
       #expect(delegate.ones.value == figures.callsPerForwardingThread(selectorIndex: 0), "thread \(thread)")
       #expect(delegate.selects.value == figures.callsPerForwardingThread(selectorIndex: 1), "thread \(thread)")
@@ -176,13 +193,15 @@ final class OnceProbe: Sendable {
       #expect(instanceAfter[thread].value == figures.callsPerForwardingThread, "thread \(thread)")
     }
     #expect(wrongResults.value == 0)
-    // Every capture counted exactly once.
+    // The hooks installed for the whole run counted every call exactly once.
     #expect(typeWideBefore.value == figures.totalCalls)
     #expect(typeWideInstead.value == figures.forwardingThreads * figures.callsPerForwardingThread(selectorIndex: 1))
     // The churn threads' books balance.
     #expect(ledger.plainInstalled.value > 0)
     #expect(ledger.plainInstalled.value == ledger.plainRemoved.value + ledger.plainDiedWithProxy.value)
+    #expect(ledger.plainDiedWithProxy.value > 0)
     #expect(ledger.plainRemovedTwiceReturnedTrue.value == 0)
+    #expect(ledger.installsRefused.value == 0)
     #expect(ledger.onceInstalled.value > 0)
     // A run-once hook removed by its token never ran; one its token found gone was claimed by a
     // call and ran exactly once; none ran twice.
@@ -192,22 +211,68 @@ final class OnceProbe: Sendable {
     #expect(once.filter { $0.removed == false && $0.runs != 1 }.isEmpty)
     #expect(once.filter { $0.runs > 1 }.isEmpty)
     #expect(ledger.proxiesMadeAndDropped.value > 0)
-    // Nothing is left installed.
+    // Nothing is left installed: the counts are back to zero.
     #expect(typeHooks.count == stickyTypeTokens.count)
     for token in stickyTypeTokens { #expect(try token.remove()) }
-    #expect(typeHooks.count == 0)
+    #expect(typeHooks.count == 0 && typeHooks.isEmpty)
     let leftover = everyRegistry.withLock { $0.map(\.count) }
     #expect(leftover.allSatisfy { $0 == 0 }, "hooks left on dead proxies: \(leftover)")
   }
 }
 
-/// One churn thread: installs hooks (plain, run-once, observers; on the type or on a proxy in
-/// use), removes them in random order, sometimes twice, and makes and drops proxies of its own.
+/// The typed hooks a churn thread installs.
+private enum ChurnHook: CaseIterable {
+  case before, after, instead
+}
+
+/// Installs one typed hook on method `method` (0: `one`, 1: `shouldSelect`, 2: `height`) of
+/// `proxy`, or on every `StressProbeProxy` when `proxy` is `nil`. The hooks do nothing visible:
+/// the instead hook passes the call on unchanged, so results stay checkable.
+private func installChurnHook(
+  _ kind: ChurnHook, method: Int, on proxy: StressProbeProxy?
+) throws(DelegateProxyError) -> HookToken {
+  switch (kind, method, proxy) {
+  case (.before, 0, let proxy?): try proxy.hookBefore(\.one) { _ in }
+  case (.before, 1, let proxy?): try proxy.hookBefore(\.shouldSelect) { _ in }
+  case (.before, _, let proxy?): try proxy.hookBefore(\.height) { _ in }
+  case (.after, 0, let proxy?): try proxy.hookAfter(\.one) { _ in }
+  case (.after, 1, let proxy?): try proxy.hookAfter(\.shouldSelect) { _, _ in }
+  case (.after, _, let proxy?): try proxy.hookAfter(\.height) { _, _ in }
+  case (.instead, 0, let proxy?): try proxy.hookInstead(\.one) { original, a in original(a) }
+  case (.instead, 1, let proxy?): try proxy.hookInstead(\.shouldSelect) { original, row in original(row) }
+  case (.instead, _, let proxy?): try proxy.hookInstead(\.height) { original, row in original(row) }
+  case (.before, 0, nil): try StressProbeProxy.hookBefore(\.one) { _ in }
+  case (.before, 1, nil): try StressProbeProxy.hookBefore(\.shouldSelect) { _ in }
+  case (.before, _, nil): try StressProbeProxy.hookBefore(\.height) { _ in }
+  case (.after, 0, nil): try StressProbeProxy.hookAfter(\.one) { _ in }
+  case (.after, 1, nil): try StressProbeProxy.hookAfter(\.shouldSelect) { _, _ in }
+  case (.after, _, nil): try StressProbeProxy.hookAfter(\.height) { _, _ in }
+  case (.instead, 0, nil): try StressProbeProxy.hookInstead(\.one) { original, a in original(a) }
+  case (.instead, 1, nil): try StressProbeProxy.hookInstead(\.shouldSelect) { original, row in original(row) }
+  case (.instead, _, nil): try StressProbeProxy.hookInstead(\.height) { original, row in original(row) }
+  }
+}
+
+/// Installs a run-once typed after hook that counts its runs in `probe`.
+private func installOnceHook(
+  method: Int, on proxy: StressProbeProxy?, probe: OnceProbe
+) throws(DelegateProxyError) -> HookToken {
+  switch (method, proxy) {
+  case (0, let proxy?): try proxy.hookAfter(\.one, once: true) { _ in probe.runs.increment() }
+  case (1, let proxy?): try proxy.hookAfter(\.shouldSelect, once: true) { _, _ in probe.runs.increment() }
+  case (_, let proxy?): try proxy.hookAfter(\.height, once: true) { _, _ in probe.runs.increment() }
+  case (0, nil): try StressProbeProxy.hookAfter(\.one, once: true) { _ in probe.runs.increment() }
+  case (1, nil): try StressProbeProxy.hookAfter(\.shouldSelect, once: true) { _, _ in probe.runs.increment() }
+  case (_, nil): try StressProbeProxy.hookAfter(\.height, once: true) { _, _ in probe.runs.increment() }
+  }
+}
+
+/// One churn thread: installs typed hooks (every-time and run-once; on the type or on a proxy
+/// in use), removes them in random order, sometimes twice, and makes and drops proxies of its own.
 private func churn(
-  seed: UInt64, operations: Int, forwardingThreads: Int, registries: PublishedRegistries, ledger: ChurnLedger
+  seed: UInt64, operations: Int, forwardingThreads: Int, published: PublishedProxies, ledger: ChurnLedger
 ) {
   var random = SplitMix64(seed: seed)
-  let selectors = ["one(_:)", "shouldSelect(_:)", "height(forRow:)"]
   var plain: [HookToken] = []
   var once: [(token: HookToken, probe: OnceProbe)] = []
 
@@ -218,7 +283,7 @@ private func churn(
         // Removing again is a no-op.
         if (try? token.remove()) == true { ledger.plainRemovedTwiceReturnedTrue.increment() }
       } else {
-        // A plain hook cannot vanish on its own: `false` would mean it was lost.
+        // A hook that is not run-once cannot vanish on its own: `false` would mean it was lost.
         ledger.plainRemovedTwiceReturnedTrue.increment()
       }
     } catch {
@@ -231,37 +296,42 @@ private func churn(
     ledger.onceSettled.withLock { $0.append((removed, entry.probe)) }
   }
 
-  for _ in 0..<operations {
-    let registry: HookRegistry
-    if random.oneIn(3) {
-      registry = StressProbeProxy.typeHooks
-    } else if let published = registries.registry(at: random.below(forwardingThreads)) {
-      registry = published
-    } else {
-      registry = StressProbeProxy.typeHooks
+  /// Installs with `install` on a published proxy, or type-wide (`nil`) one time in three or when
+  /// the chosen thread has no proxy published.
+  func onSomeTarget(
+    _ install: (StressProbeProxy?) -> Result<HookToken, DelegateProxyError>
+  ) -> Result<HookToken, DelegateProxyError> {
+    if !random.oneIn(3), let result = published.withProxy(at: random.below(forwardingThreads), { install($0) }) {
+      return result
     }
-    let selector = random.pick(selectors)
+    return install(nil)
+  }
+
+  for _ in 0..<operations {
+    let method = random.below(3)
     switch random.below(10) {
     case 0...3:
-      do {
-        let token: HookToken
-        switch random.below(4) {
-        case 0: token = try registry.addHook(for: selector, at: .before) { _ in }
-        case 1: token = try registry.addHook(for: selector, at: .after) { _ in }
-        case 2: token = try registry.observe(selector) { _ in }
-        default: token = try registry.addInsteadHook(for: selector) { $0.proceed() }
-        }
+      let kind = random.pick(ChurnHook.allCases)
+      let installed = onSomeTarget { proxy in
+        Result { () throws(DelegateProxyError) in try installChurnHook(kind, method: method, on: proxy) }
+      }
+      switch installed {
+      case .success(let token):
         ledger.plainInstalled.increment()
         plain.append(token)
-      } catch {
+      case .failure:
         ledger.installsRefused.increment()
       }
     case 4:
       let probe = OnceProbe()
-      if let token = try? registry.addHook(for: selector, at: .after, once: true, { _ in probe.runs.increment() }) {
+      let installed = onSomeTarget { proxy in
+        Result { () throws(DelegateProxyError) in try installOnceHook(method: method, on: proxy, probe: probe) }
+      }
+      switch installed {
+      case .success(let token):
         ledger.onceInstalled.increment()
         once.append((token, probe))
-      } else {
+      case .failure:
         ledger.installsRefused.increment()
       }
     case 5...7:
@@ -271,7 +341,7 @@ private func churn(
     default:
       // A proxy of the same type made, hooked and dropped on this thread.
       let proxy = StressProbeProxy()
-      if let token = try? proxy.addHook(for: selector, at: .before, { _ in }) {
+      if let token = try? installChurnHook(random.pick(ChurnHook.allCases), method: method, on: proxy) {
         ledger.plainInstalled.increment()
         plain.append(token)
       }

@@ -310,9 +310,11 @@ public final class HookRegistry: Sendable {
     }
     guard result.alive else { return nil }
     didRemove(result.removed.map { [$0] } ?? [], released: result.released)
-    // A run-once hook that a call already claimed counts as gone: it ran.
+    // A run-once hook that a call already claimed counts as gone: it ran. Removing claims it, so
+    // a call still reading an older snapshot cannot run it once its token reported it removed.
     guard let removed = result.removed else { return false }
-    return !(removed.once && removed.claimed.load(ordering: .acquiring))
+    guard removed.once else { return true }
+    return !removed.claimed.exchange(true, ordering: .acquiringAndReleasing)
   }
 
   internal func contains(id: UInt64) -> Bool {

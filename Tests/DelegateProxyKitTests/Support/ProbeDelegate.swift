@@ -39,54 +39,71 @@ extension ProbeDelegate {
   func shouldSelect(_ row: Int) -> Bool { true }
 }
 
-final class ProbeDelegateProxy: DelegateProxy<any ProbeDelegate>, @unchecked Sendable {
+final class ProbeDelegateProxy: DelegateProxy<any ProbeDelegate>, TypedDelegateProxy {
+  struct Methods: DelegateMethodTable {
+    let ping = DelegateMethod<Void>("ping()")
+    let one = DelegateMethod<Int, Void>("one(_:)")
+    let two = DelegateMethod<Int, String, Bool>("two(_:_:)")
+    let three = DelegateMethod<Int, Double, String, Double>("three(_:_:_:)")
+    let four = DelegateMethod<Int, Int, Int, Int, Size>("four(_:_:_:_:)")
+    let five = DelegateMethod<String, String, String, String, String, String>("five(_:_:_:_:_:)")
+    let six = DelegateMethod<Int, Int, Int, Int, Int, Int, Token>("six(_:_:_:_:_:_:)")
+    let height = DelegateMethod<Int, Double?>("height(forRow:)")
+    let shouldSelect = DelegateMethod<Int, Bool>("shouldSelect(_:)")
+  }
+  static let methods = Methods()
+
   private weak var target: (any ProbeDelegate)?
   override var weakForwardee: (any ProbeDelegate)? {
     get { target }
     set { target = newValue }
-  }
-  override class var methods: [ProxyMethod] {
-    [
-      .void("ping()"), .void("one(_:)"), .value("two(_:_:)"), .value("three(_:_:_:)"),
-      .value("four(_:_:_:_:)"), .value("five(_:_:_:_:_:)"), .value("six(_:_:_:_:_:_:)"),
-      .optional("height(forRow:)"), .value("shouldSelect(_:)"),
-    ]
   }
 }
 
 extension ProbeDelegateProxy: ProbeDelegate {
-  func ping() { forward(#function) { $0.ping() } }
-  func one(_ a: Int) { forward(#function, a) { $0.one($1) } }
-  func two(_ a: Int, _ b: String) -> Bool { forward(#function, a, b, orElse: false) { $0.two($1, $2) } }
+  func ping() { forward(Self.methods.ping) { $0.ping() } }
+  func one(_ a: Int) { forward(Self.methods.one, a) { $0.one($1) } }
+  func two(_ a: Int, _ b: String) -> Bool { forward(Self.methods.two, a, b, orElse: false) { $0.two($1, $2) } }
   func three(_ a: Int, _ b: Double, _ c: String) -> Double {
-    forward(#function, a, b, c, orElse: 0) { $0.three($1, $2, $3) }
+    forward(Self.methods.three, a, b, c, orElse: 0) { $0.three($1, $2, $3) }
   }
   func four(_ a: Int, _ b: Int, _ c: Int, _ d: Int) -> Size {
-    forward(#function, a, b, c, d, orElse: Size(width: 0, height: 0)) { $0.four(a, b, c, d) }
+    forward(Self.methods.four, a, b, c, d, orElse: Size(width: 0, height: 0)) { $0.four($1, $2, $3, $4) }
   }
   func five(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String) -> String {
-    forward(#function, a, b, c, d, e, orElse: "") { $0.five($1, $2, $3, $4, $5) }
+    forward(Self.methods.five, a, b, c, d, e, orElse: "") { $0.five($1, $2, $3, $4, $5) }
   }
   func six(_ a: Int, _ b: Int, _ c: Int, _ d: Int, _ e: Int, _ f: Int) -> Token {
-    forward(#function, a, b, c, d, e, f, orElse: Token(name: "default")) { $0.six(a, b, c, d, e, f) }
+    forward(Self.methods.six, a, b, c, d, e, f, orElse: Token(name: "default")) { $0.six($1, $2, $3, $4, $5, $6) }
   }
-  func height(forRow row: Int) -> Double? { forward(#function, row) { $0.height(forRow: $1) } }
-  func shouldSelect(_ row: Int) -> Bool { forward(#function, row, orElse: true) { $0.shouldSelect($1) } }
+  func height(forRow row: Int) -> Double? {
+    forward(Self.methods.height, row, orElse: nil) { $0.height(forRow: $1) }
+  }
+  func shouldSelect(_ row: Int) -> Bool {
+    forward(Self.methods.shouldSelect, row, orElse: true) { $0.shouldSelect($1) }
+  }
 }
 
-/// A second proxy type, to stack two "libraries" on one slot.
-final class OtherProbeProxy: DelegateProxy<any ProbeDelegate>, @unchecked Sendable {
+/// A second proxy type, to stack two "libraries" on one slot. It declares only two methods.
+final class OtherProbeProxy: DelegateProxy<any ProbeDelegate>, TypedDelegateProxy {
+  struct Methods: DelegateMethodTable {
+    let one = DelegateMethod<Int, Void>("one(_:)")
+    let shouldSelect = DelegateMethod<Int, Bool>("shouldSelect(_:)")
+  }
+  static let methods = Methods()
+
   private weak var target: (any ProbeDelegate)?
   override var weakForwardee: (any ProbeDelegate)? {
     get { target }
     set { target = newValue }
   }
-  override class var methods: [ProxyMethod] { [.void("one(_:)"), .value("shouldSelect(_:)")] }
 }
 
 extension OtherProbeProxy: ProbeDelegate {
-  func one(_ a: Int) { forward(#function, a) { $0.one($1) } }
-  func shouldSelect(_ row: Int) -> Bool { forward(#function, row, orElse: true) { $0.shouldSelect($1) } }
+  func one(_ a: Int) { forward(Self.methods.one, a) { $0.one($1) } }
+  func shouldSelect(_ row: Int) -> Bool {
+    forward(Self.methods.shouldSelect, row, orElse: true) { $0.shouldSelect($1) }
+  }
 }
 
 /// Records every call it receives; implements every method with a recognisable result.
@@ -164,4 +181,16 @@ final class Log: Sendable {
   private let entries = SanitizerVisibleMutex<[String]>([])
   func append(_ entry: String) { entries.withLock { $0.append(entry) } }
   var all: [String] { entries.withLock { $0 } }
+}
+
+/// Lets a test hand a proxy to other threads.
+///
+/// Proxies are not `Sendable`: a proxy belongs to its host's isolation. The concurrency and
+/// stress tests share them with other threads on purpose — to install and remove hooks there
+/// (the hook methods only touch the proxy's thread-safe registry) and to make calls from several
+/// threads at once, which is exactly what those tests are about. This box is the explicit
+/// opt-out; nothing outside those tests uses it.
+final class SharedProxy<Proxy: AnyObject>: @unchecked Sendable {
+  let proxy: Proxy
+  init(_ proxy: Proxy) { self.proxy = proxy }
 }
