@@ -32,7 +32,8 @@ public final class InsteadCall {
   /// have the method's return type (for an `Optional`-returning method, the `Optional` or its
   /// wrapped type); a wrong type is reported as
   /// ``DelegateProxyError/returnTypeMismatch(selector:returns:requested:)`` and the host receives
-  /// the forwardee's own result.
+  /// the result of the rest of the call instead (the next instead hook, or the forwardee), run
+  /// now if ``proceed()`` did not run it.
   public var returnValue: (any Sendable)? {
     get { invocation.returnValue }
     set {

@@ -20,7 +20,7 @@ import Testing
       description: "charge(_:) (Int) throws -> Int"),
     Expectation(
       selector: "validate(_:)", effects: .throwing, argumentCount: 1, returnKind: .void, isReifiable: true,
-      description: "validate(_:) (String) throws -> ()"),
+      description: "validate(_:) (String) throws(ValidationError) -> ()"),
     Expectation(
       selector: "prepare(_:)", effects: .async, argumentCount: 1, returnKind: .void, isReifiable: true,
       description: "prepare(_:) (String) async -> ()"),

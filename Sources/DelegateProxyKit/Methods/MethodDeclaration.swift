@@ -46,8 +46,12 @@ internal struct MethodDeclaration: Sendable {
     guard labels.allSatisfy({ $0 == "_" || $0 == ":" || $0.isLetter || $0.isNumber }) else {
       return "the argument labels may hold only letters, digits, '_' and ':'"
     }
+    if !labels.isEmpty && labels.last != ":" {
+      return
+        "every argument label ends with ':' (\(selector) has '\(labels.split(separator: ":").last ?? "")' without one)"
+    }
     let colons = labels.count(where: { $0 == ":" })
-    if colons != argumentCount || (!labels.isEmpty && labels.last != ":") {
+    if colons != argumentCount {
       return "the selector names \(colons) argument(s) but the method is declared with \(argumentCount)"
     }
     return nil
