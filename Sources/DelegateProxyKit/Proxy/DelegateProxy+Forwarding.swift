@@ -181,7 +181,7 @@ extension DelegateProxy {
   /// Runs a call with hooks: before hooks, the instead chain or the forwardee, after hooks.
   /// Typed hooks get the arguments as they are; an ``Invocation`` is built only for a call that
   /// has a string-keyed hook or a stream.
-  @inlinable
+  @inlinable @inline(__always)
   internal final func forwardHooked<each Argument, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<repeat each Argument, Result>?, _ arguments: repeat each Argument,
     orElse fallback: () -> Result, to call: (Delegate, repeat each Argument) throws(Failure) -> Result
