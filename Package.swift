@@ -20,6 +20,10 @@ let package = Package(
     .library(name: "AutoTrack", targets: ["AutoTrack"]),
     .library(name: "CaptureStrategies", targets: ["CaptureStrategies"]),
     .executable(name: "proxy-bench", targets: ["ProxyBench"]),
+    // The proxy generator: `swift package --allow-writing-to-package-directory generate-delegate-proxies
+    // --target <Target>` in this package or in any package that depends on it.
+    .plugin(name: "GenerateDelegateProxies", targets: ["GenerateDelegateProxies"]),
+    .executable(name: "proxy-generator", targets: ["proxy-generator"]),
   ],
   targets: [
     .target(name: "DelegateProxyKit", swiftSettings: upcomingFeatures),
@@ -32,6 +36,35 @@ let package = Package(
     .target(
       name: "CaptureStrategies",
       dependencies: ["DelegateProxyKit"],
+      swiftSettings: upcomingFeatures
+    ),
+    // The proxy generator (issue 12): the library reads a module's symbol graph and renders each
+    // delegate protocol's proxy (package access only, not a product); the executable wraps it for
+    // the command plugin, which asks SwiftPM for the symbol graph and runs the executable.
+    .target(name: "ProxyGeneration", swiftSettings: upcomingFeatures),
+    .executableTarget(
+      name: "proxy-generator",
+      dependencies: ["ProxyGeneration"],
+      path: "Sources/ProxyGenerator",
+      swiftSettings: upcomingFeatures
+    ),
+    .plugin(
+      name: "GenerateDelegateProxies",
+      capability: .command(
+        intent: .custom(
+          verb: "generate-delegate-proxies",
+          description: "Writes <Protocol>Proxy.swift for delegate protocols of a target, from its symbol graph"),
+        permissions: [
+          .writeToPackageDirectory(reason: "Writes the generated proxies into the target's source folder")
+        ]),
+      dependencies: ["proxy-generator"]
+    ),
+    // Delegate protocols for the generator's tests, with their generated proxies checked in: the
+    // golden files, compiled here so that each one is known to build.
+    .target(
+      name: "GeneratorFixtures",
+      dependencies: ["DelegateProxyKit"],
+      path: "Tests/Fixtures/GeneratorFixtures",
       swiftSettings: upcomingFeatures
     ),
     // A tiny HTTP collector on 127.0.0.1 (C library sockets) for the AutoTrack
@@ -93,6 +126,12 @@ let package = Package(
       exclude: ["rules.json", "rules.plist"],
       swiftSettings: upcomingFeatures
     ),
+    .executableTarget(
+      name: "GenerateAProxy",
+      dependencies: ["DelegateProxyKit"],
+      path: "Examples/GenerateAProxy",
+      swiftSettings: upcomingFeatures
+    ),
     .testTarget(
       name: "DelegateProxyKitTests",
       dependencies: ["DelegateProxyKit"],
@@ -113,6 +152,11 @@ let package = Package(
     .testTarget(
       name: "CaptureStrategiesTests",
       dependencies: ["CaptureStrategies", "DelegateProxyKit"],
+      swiftSettings: upcomingFeatures
+    ),
+    .testTarget(
+      name: "ProxyGenerationTests",
+      dependencies: ["ProxyGeneration", "GeneratorFixtures", "DelegateProxyKit"],
       swiftSettings: upcomingFeatures
     ),
     .testTarget(

@@ -1,0 +1,231 @@
+/// Lays out a proxy: which requirements it forwards, how its method table nests the tables of
+/// inherited protocols, what each method answers without a forwardee, and what the file imports.
+package struct ProxyPlanner: Sendable {
+  /// The reader over the symbol graphs.
+  package let reader: ProtocolReader
+  /// The protocols generated in the same run, whose proxies a refining protocol's table may embed.
+  package let generated: Set<String>
+  /// The target named in the generated file's header.
+  package let targetName: String
+
+  /// Creates a planner.
+  package init(reader: ProtocolReader, generated: Set<String>, targetName: String) {
+    self.reader = reader
+    self.generated = generated
+    self.targetName = targetName
+  }
+
+  private var index: SymbolIndex { reader.index }
+
+  /// Plans the proxy of a protocol.
+  ///
+  /// - Throws: A ``ProxyGenerationError`` naming the protocol when it cannot be proxied.
+  package func plan(for symbol: Symbol) throws(ProxyGenerationError) -> ProxyPlan {
+    let name = symbol.qualifiedName
+    let delegateProtocol = try reader.read(symbol, asking: name)
+    guard reader.isClassBound(symbol) else { throw .notClassBound(protocol: name) }
+    if reader.refinesSendable(symbol) { throw .refinesSendable(protocol: name) }
+    var ancestors: [String: DelegateProtocol] = [:]
+    let layout = try self.layout(delegateProtocol, asking: name, ancestors: &ancestors)
+    var forwards: [ProxyPlan.Forward] = []
+    collect(layout.entries, path: [], into: &forwards)
+    for index in forwards.indices {
+      let requirement = forwards[index].requirement
+      if requirement.isAsync && requirement.globalActor == nil && requirement.nonisolated != "nonisolated(nonsending)" {
+        throw .unsupportedRequirement(
+          protocol: name, requirement: requirement.selector,
+          reason:
+            "it is async and runs off the caller's actor; isolate the protocol to a global actor (@MainActor) or "
+            + "declare the requirement nonisolated(nonsending)")
+      }
+      let defaults = defaultImplementation(of: requirement, ancestors: Array(ancestors.values))
+      forwards[index].hasInheritedDefault = defaults != nil
+      if requirement.result.isVoid {
+        forwards[index].fallback = .none
+      } else if defaults == true {
+        forwards[index].fallback = .defaultImplementation
+      } else if requirement.result.isOptional {
+        forwards[index].fallback = .nil
+      } else {
+        let stem = forwards[index].path.enumerated().map { $0.offset == 0 ? $0.element : $0.element.upperCamelCased }
+        forwards[index].fallback = .user(stem.joined())
+      }
+    }
+    var plan = ProxyPlan(
+      delegateProtocol: delegateProtocol, entries: layout.entries, forwards: forwards, imports: [],
+      fallbackImports: [], targetName: targetName)
+    plan.imports = imports(of: plan)
+    plan.fallbackImports = Self.modules(in: plan.userFallbacks.flatMap { Self.identifiers(in: $0.requirement) })
+      .filter { $0 != index.module }.sorted()
+    return plan
+  }
+
+  /// The table of a protocol as its own proxy would declare it: its requirements, then each
+  /// inherited protocol's table embedded whole when that protocol has a proxy and none of its
+  /// requirements is already in the table, else the inherited requirements not yet in it.
+  private func layout(_ delegateProtocol: DelegateProtocol, asking: String, ancestors: inout [String: DelegateProtocol])
+    throws(ProxyGenerationError) -> (entries: [ProxyPlan.Entry], covered: [Requirement])
+  {
+    ancestors[delegateProtocol.identifier] = delegateProtocol
+    var entries: [ProxyPlan.Entry] = []
+    var covered: [Requirement] = []
+    var keys: Set<String> = []
+    for requirement in delegateProtocol.requirements where keys.insert(Self.key(requirement)).inserted {
+      entries.append(.method(name: try methodName(of: requirement, asking: asking), requirement: requirement))
+      covered.append(requirement)
+    }
+    for parentIdentifier in delegateProtocol.parents {
+      guard let parentSymbol = index.symbol(parentIdentifier) else { continue }
+      let parent = try reader.read(parentSymbol, asking: asking)
+      let inherited = try layout(parent, asking: asking, ancestors: &ancestors)
+      let overlaps = inherited.covered.contains { keys.contains(Self.key($0)) }
+      if !overlaps, let proxyType = proxyType(of: parent, entries: inherited.entries) {
+        entries.append(
+          .table(
+            name: parent.tableName, proxyType: proxyType, protocolName: parent.name, protocolModule: parent.module,
+            entries: inherited.entries))
+        covered += inherited.covered
+        keys.formUnion(inherited.covered.map(Self.key))
+      } else {
+        for requirement in inherited.covered where keys.insert(Self.key(requirement)).inserted {
+          entries.append(.method(name: try methodName(of: requirement, asking: asking), requirement: requirement))
+          covered.append(requirement)
+        }
+      }
+    }
+    var seen: [String: String] = [:]
+    for entry in entries {
+      let (name, label) =
+        switch entry {
+        case .method(let name, let requirement): (name, requirement.selector)
+        case .table(let name, _, let protocolName, _, _): (name, "the table of \(protocolName)")
+        }
+      if let other = seen[name] {
+        throw .nameCollision(protocol: asking, name: name, requirements: [other, label])
+      }
+      seen[name] = label
+    }
+    return (entries, covered)
+  }
+
+  /// Two requirements with the same name and types are one method of the proxy (a refining
+  /// protocol may restate an inherited requirement).
+  private static func key(_ requirement: Requirement) -> String {
+    ([requirement.selector] + requirement.parameters.map(\.type.text) + [requirement.result.text]).joined(
+      separator: "|")
+  }
+
+  private func methodName(of requirement: Requirement, asking: String) throws(ProxyGenerationError) -> String {
+    let directives = try Directives.read(requirement.docComment, protocolName: asking)
+    return directives.methodName ?? MethodNaming.derivedName(of: requirement)
+  }
+
+  /// The proxy type whose `Methods` a refining protocol's table can embed: one generated in the
+  /// same run, or one in the symbol graph that conforms to the protocol and declares a property
+  /// of every name the table needs.
+  private func proxyType(of delegateProtocol: DelegateProtocol, entries: [ProxyPlan.Entry]) -> String? {
+    let proxyName = delegateProtocol.proxyName
+    if generated.contains(delegateProtocol.identifier) { return proxyName }
+    let module = delegateProtocol.module
+    let candidates = index.symbols(named: proxyName, in: module).filter { candidate in
+      candidate.kind == "swift.class"
+        && index.relationships(from: candidate.identifier, kind: "conformsTo").contains {
+          $0.target == delegateProtocol.identifier
+        }
+        && (module == index.module || ["public", "open"].contains(candidate.accessLevel))
+    }
+    guard !candidates.isEmpty else { return nil }
+    for entry in entries {
+      let name =
+        switch entry {
+        case .method(let name, _), .table(let name, _, _, _, _): name
+        }
+      if index.symbols(named: "\(proxyName).Methods.\(name)", in: module).isEmpty { return nil }
+    }
+    return proxyName
+  }
+
+  private func collect(_ entries: [ProxyPlan.Entry], path: [String], into forwards: inout [ProxyPlan.Forward]) {
+    for entry in entries {
+      switch entry {
+      case .method(let name, let requirement):
+        forwards.append(
+          ProxyPlan.Forward(requirement: requirement, path: path + [name], fallback: .none, hasInheritedDefault: false))
+      case .table(let name, _, _, _, let nested):
+        collect(nested, path: path + [name], into: &forwards)
+      }
+    }
+  }
+
+  /// Whether a delegate that implements nothing inherits a default implementation of the
+  /// requirement (`nil` when it does not), and whether the proxy can call that default where it
+  /// needs an answer (`true`: it neither suspends nor throws).
+  private func defaultImplementation(of requirement: Requirement, ancestors: [DelegateProtocol]) -> Bool? {
+    var found: Bool?
+    for relationship in index.relationships(to: requirement.identifier, kinds: ["defaultImplementationOf"]) {
+      guard let implementation = index.symbol(relationship.source) else { continue }
+      let module = index.module(of: relationship.source) ?? index.module
+      let extended = implementation.pathComponents.dropLast().joined(separator: ".")
+      guard let owner = ancestors.first(where: { $0.name == extended }) else { continue }
+      let ownerName = owner.name.split(separator: ".").last.map(String.init) ?? owner.name
+      let unconstrained = implementation.extensionConstraints.allSatisfy {
+        $0.lhs == "Self" && $0.kind == "conformance" && ($0.rhs == ownerName || $0.rhs == owner.name)
+      }
+      guard unconstrained, !["private", "fileprivate"].contains(implementation.accessLevel) else { continue }
+      if module != index.module && !["public", "open"].contains(implementation.accessLevel) { continue }
+      guard let declaration = try? DeclarationParser.parse(implementation.declarationFragments) else { continue }
+      let callable = !declaration.isAsync && declaration.throwing == .none
+      found = (found ?? true) && callable
+    }
+    return found
+  }
+
+  private func imports(of plan: ProxyPlan) -> [String] {
+    var identifiers = plan.forwards.flatMap { Self.identifiers(in: $0.requirement) }
+    identifiers.append(plan.delegateProtocol.identifier)
+    var modules = Self.modules(in: identifiers)
+    func tables(_ entries: [ProxyPlan.Entry]) {
+      for case .table(_, _, _, let module, let nested) in entries {
+        modules.insert(module)
+        tables(nested)
+      }
+    }
+    tables(plan.entries)
+    modules.insert("DelegateProxyKit")
+    modules.remove(index.module)
+    return modules.sorted()
+  }
+
+  static func identifiers(in requirement: Requirement) -> [String] {
+    var identifiers = requirement.parameters.flatMap(\.type.identifiers) + requirement.result.identifiers
+    if case .typed(let failure) = requirement.throwing { identifiers += failure.identifiers }
+    identifiers += requirement.genericConstraints.compactMap(\.rhsPrecise)
+    return identifiers
+  }
+
+  /// The modules that declare the given USRs, with Foundation's parts (`FoundationEssentials`)
+  /// imported as `Foundation`; the standard library needs no import.
+  static func modules(in identifiers: [String]) -> Set<String> {
+    var modules: Set<String> = []
+    for identifier in identifiers {
+      guard let module = module(ofUSR: identifier) else { continue }
+      if module.hasPrefix("Foundation") || module == "_FoundationCShims" {
+        modules.insert("Foundation")
+      } else if module != "Swift" && module != "_Concurrency" {
+        modules.insert(module)
+      }
+    }
+    return modules
+  }
+
+  /// The module a Swift USR starts with (`s:10HeadlessUI8ListViewC` → `HeadlessUI`); `nil` for
+  /// the standard library's short forms (`s:Si`) and for C declarations.
+  static func module(ofUSR identifier: String) -> String? {
+    guard identifier.hasPrefix("s:") else { return nil }
+    let rest = identifier.dropFirst(2)
+    let digits = rest.prefix(while: \.isNumber)
+    guard let length = Int(digits), length > 0 else { return nil }
+    let name = rest.dropFirst(digits.count).prefix(length)
+    return name.count == length ? String(name) : nil
+  }
+}

@@ -1,0 +1,102 @@
+/// Why the generator wrote nothing: a protocol it cannot proxy, a name it cannot find, input it
+/// cannot read or a file it cannot write.
+///
+/// Each description is one line that starts with the protocol (or the file) and says why:
+///
+/// ```
+/// Bag: has associated type Element; a proxy forwards to `any Bag`, which cannot name the arguments
+/// ```
+///
+/// The generator checks every protocol it is asked for before it writes anything, so one refusal
+/// means no file was written or changed.
+package enum ProxyGenerationError: Error, Equatable, Sendable {
+  /// No protocol of that name is declared in the module.
+  case unknownProtocol(name: String, module: String)
+  /// The name belongs to a declaration that is not a protocol.
+  case notAProtocol(name: String, kind: String)
+  /// Several protocols have that name (nested in different types); the qualified name picks one.
+  case ambiguousProtocol(name: String, candidates: [String])
+  /// Asked for every marked protocol, but none in the module carries the marker.
+  case noProtocolsMarked(module: String)
+  /// The protocol is not class-bound, so a proxy could not hold its forwardee weakly.
+  case notClassBound(protocol: String)
+  /// The protocol refines `Sendable`, which a proxy, holding a mutable reference to its
+  /// forwardee, cannot be.
+  case refinesSendable(protocol: String)
+  /// The protocol has associated types, so `any Protocol` cannot state its methods' types.
+  case associatedTypes(protocol: String, names: [String])
+  /// A `static` (or `class`) requirement: a proxy forwards calls made on an instance.
+  case staticRequirement(protocol: String, requirement: String)
+  /// A requirement the generator cannot forward, and why (an `inout` parameter, a property, a
+  /// generic result…).
+  case unsupportedRequirement(protocol: String, requirement: String, reason: String)
+  /// The protocol is `private` or `fileprivate`, so a proxy in a file of its own cannot see it.
+  case inaccessible(protocol: String, accessLevel: String)
+  /// The protocol inherits one whose requirements are in none of the symbol graphs given.
+  case unknownParent(protocol: String, parent: String, module: String)
+  /// Two requirements would get the same property name in the method table.
+  case nameCollision(protocol: String, name: String, requirements: [String])
+  /// A `- Proxy…:` line in a documentation comment that the generator cannot use.
+  case invalidDirective(protocol: String, directive: String, reason: String)
+  /// A file that is not a symbol graph.
+  case unreadableSymbolGraph(path: String, reason: String)
+  /// No symbol graph of the module was found where the graphs were looked for.
+  case missingSymbolGraph(module: String, searched: [String])
+  /// A generated file could not be written.
+  case cannotWrite(path: String, reason: String)
+}
+
+extension ProxyGenerationError: CustomStringConvertible {
+  /// One line: the protocol or file first, then the reason.
+  package var description: String {
+    switch self {
+    case .unknownProtocol(let name, let module):
+      return "\(name): no protocol of that name in module \(module)"
+    case .notAProtocol(let name, let kind):
+      return "\(name): is \(Self.article(kind)) \(kind), not a protocol"
+    case .ambiguousProtocol(let name, let candidates):
+      return "\(name): several protocols have that name (\(candidates.joined(separator: ", "))); use the qualified name"
+    case .noProtocolsMarked(let module):
+      return
+        "\(module): no protocol is marked with `- ProxyGenerator: generate`; mark one in its documentation or "
+        + "name it with --protocol"
+    case .notClassBound(let name):
+      return "\(name): is not class-bound; a proxy holds its forwardee weakly, so the protocol must inherit AnyObject"
+    case .refinesSendable(let name):
+      return "\(name): refines Sendable; a proxy holds a mutable reference to its forwardee, so it cannot be Sendable"
+    case .associatedTypes(let name, let names):
+      let list = names.joined(separator: ", ")
+      let noun = names.count == 1 ? "associated type" : "associated types"
+      return "\(name): has \(noun) \(list); a proxy forwards to `any \(name)`, which cannot name the arguments"
+    case .staticRequirement(let name, let requirement):
+      return
+        "\(name): static requirement \(requirement) cannot be forwarded; a proxy forwards calls made on an instance"
+    case .unsupportedRequirement(let name, let requirement, let reason):
+      return "\(name): requirement \(requirement) cannot be forwarded: \(reason)"
+    case .inaccessible(let name, let accessLevel):
+      return
+        "\(name): is \(accessLevel); the proxy is written to a file of its own, so the protocol must be internal or wider"
+    case .unknownParent(let name, let parent, let module):
+      return
+        "\(name): inherits \(parent), whose requirements are in no symbol graph given (module \(module)); "
+        + "pass that module's graph too"
+    case .nameCollision(let name, let property, let requirements):
+      return
+        "\(name): \(requirements.joined(separator: " and ")) would both be `\(property)` in the method table; "
+        + "give one a `- ProxyMethodName:` line"
+    case .invalidDirective(let name, let directive, let reason):
+      return "\(name): `\(directive)`: \(reason)"
+    case .unreadableSymbolGraph(let path, let reason):
+      return "\(path): not a readable symbol graph: \(reason)"
+    case .missingSymbolGraph(let module, let searched):
+      return "\(module): no symbol graph of the module in \(searched.joined(separator: ", "))"
+    case .cannotWrite(let path, let reason):
+      return "\(path): cannot be written: \(reason)"
+    }
+  }
+
+  private static func article(_ word: String) -> String {
+    guard let first = word.first else { return "a" }
+    return "aeiou".contains(first) ? "an" : "a"
+  }
+}

@@ -1,0 +1,204 @@
+import Foundation
+
+/// Finds protocols in a symbol index and reads them into ``DelegateProtocol`` values, refusing
+/// what a proxy cannot forward.
+package struct ProtocolReader: Sendable {
+  /// Protocols a delegate protocol may inherit from another module without their requirements
+  /// being known: they have none.
+  static let markerProtocols: Set<String> = [
+    "Swift.Sendable", "Swift.Copyable", "Swift.Escapable", "Swift.BitwiseCopyable", "Swift.SendableMetatype",
+  ]
+
+  /// The symbols.
+  package let index: SymbolIndex
+
+  /// Creates a reader over an index.
+  package init(index: SymbolIndex) {
+    self.index = index
+  }
+
+  /// The protocols of the primary module marked with `- ProxyGenerator: generate`, by name.
+  package func markedProtocols() throws(ProxyGenerationError) -> [Symbol] {
+    var marked: [Symbol] = []
+    for symbol in index.primarySymbols where symbol.kind == "swift.protocol" {
+      if try Directives.read(symbol.docComment, protocolName: symbol.qualifiedName).generate { marked.append(symbol) }
+    }
+    return marked
+  }
+
+  /// The protocol of the primary module with a name, plain (`ListViewDelegate`) or qualified
+  /// (`Outer.Delegate`).
+  ///
+  /// - Throws: ``ProxyGenerationError/unknownProtocol(name:module:)``,
+  ///   ``ProxyGenerationError/notAProtocol(name:kind:)`` or
+  ///   ``ProxyGenerationError/ambiguousProtocol(name:candidates:)``.
+  package func resolve(_ name: String) throws(ProxyGenerationError) -> Symbol {
+    let matches = index.primarySymbols.filter { $0.qualifiedName == name || $0.title == name }
+    let protocols = matches.filter { $0.kind == "swift.protocol" }
+    if protocols.count == 1 { return protocols[0] }
+    if protocols.count > 1 {
+      if let exact = protocols.first(where: { $0.qualifiedName == name }) { return exact }
+      throw .ambiguousProtocol(name: name, candidates: protocols.map(\.qualifiedName))
+    }
+    if let other = matches.first {
+      throw .notAProtocol(name: name, kind: Self.kindName(other.kind))
+    }
+    throw .unknownProtocol(name: name, module: index.module)
+  }
+
+  /// Reads a protocol and checks what makes it unproxiable as a whole (access level, associated
+  /// types, static requirements, requirements that are not methods).
+  ///
+  /// - Parameters:
+  ///   - symbol: The protocol.
+  ///   - asking: The protocol being generated, named in errors (the same, or one refining it).
+  package func read(_ symbol: Symbol, asking: String) throws(ProxyGenerationError) -> DelegateProtocol {
+    let name = symbol.qualifiedName
+    let module = index.module(of: symbol.identifier) ?? index.module
+    if symbol.accessLevel == "private" || symbol.accessLevel == "fileprivate" {
+      throw .inaccessible(protocol: asking, accessLevel: symbol.accessLevel)
+    }
+    let members = index.relationships(to: symbol.identifier, kinds: ["requirementOf", "optionalRequirementOf"])
+      .compactMap { index.symbol($0.source) }
+      .sorted { Self.order($0) < Self.order($1) }
+    let associated = members.filter { $0.kind == "swift.associatedtype" }.map(\.title)
+    if !associated.isEmpty { throw .associatedTypes(protocol: asking, names: associated.sorted()) }
+    let globalActor = Self.globalActor(in: symbol.declarationFragments)
+    var requirements: [Requirement] = []
+    for member in members {
+      let label = member.qualifiedName
+      switch member.kind {
+      case "swift.method":
+        requirements.append(try requirement(member, of: name, asking: asking))
+      case "swift.type.method", "swift.type.property", "swift.type.subscript":
+        throw .staticRequirement(protocol: asking, requirement: label)
+      case "swift.property":
+        throw .unsupportedRequirement(
+          protocol: asking, requirement: label, reason: "it is a property; a proxy forwards methods only")
+      case "swift.subscript":
+        throw .unsupportedRequirement(
+          protocol: asking, requirement: label, reason: "it is a subscript; a proxy forwards methods only")
+      case "swift.init":
+        throw .unsupportedRequirement(
+          protocol: asking, requirement: label,
+          reason: "it is an initializer; a proxy is created with init(forwardee:), not by the protocol")
+      default:
+        throw .unsupportedRequirement(
+          protocol: asking, requirement: label, reason: "\(Self.kindName(member.kind)) requirements are not forwarded")
+      }
+    }
+    return DelegateProtocol(
+      identifier: symbol.identifier, name: name, module: module, accessLevel: symbol.accessLevel,
+      globalActor: globalActor, directives: try Directives.read(symbol.docComment, protocolName: asking),
+      requirements: requirements, parents: try parents(of: symbol, asking: asking))
+  }
+
+  /// Whether the protocol is class-bound: it says `AnyObject` (or names a class) in its
+  /// declaration, or inherits a protocol that is class-bound.
+  package func isClassBound(_ symbol: Symbol) -> Bool {
+    var clause = false
+    for fragment in symbol.declarationFragments {
+      if fragment.kind == "text", fragment.spelling.contains(":") || fragment.spelling.contains("where") {
+        clause = true
+      }
+      guard clause else { continue }
+      if fragment.spelling.split(whereSeparator: { !$0.isLetter }).contains("AnyObject") { return true }
+      if fragment.kind == "keyword", fragment.spelling == "class" { return true }
+      if let identifier = fragment.preciseIdentifier, index.symbol(identifier)?.kind == "swift.class" { return true }
+    }
+    return index.relationships(from: symbol.identifier, kind: "conformsTo").contains { relationship in
+      guard let parent = index.symbol(relationship.target), parent.kind == "swift.protocol" else { return false }
+      return isClassBound(parent)
+    }
+  }
+
+  /// Whether the protocol refines `Sendable`, itself or through a protocol it inherits.
+  package func refinesSendable(_ symbol: Symbol) -> Bool {
+    index.relationships(from: symbol.identifier, kind: "conformsTo").contains { relationship in
+      if relationship.target == "s:s8SendableP" || relationship.targetFallback == "Swift.Sendable" { return true }
+      guard let parent = index.symbol(relationship.target), parent.kind == "swift.protocol" else { return false }
+      return refinesSendable(parent)
+    }
+  }
+
+  /// The USRs of the protocols a protocol inherits, in declaration order; refuses one whose
+  /// requirements are unknown.
+  private func parents(of symbol: Symbol, asking: String) throws(ProxyGenerationError) -> [String] {
+    let order = symbol.declarationFragments.compactMap(\.preciseIdentifier)
+    var parents: [(position: Int, identifier: String)] = []
+    for relationship in index.relationships(from: symbol.identifier, kind: "conformsTo") {
+      if let parent = index.symbol(relationship.target) {
+        guard parent.kind == "swift.protocol" else { continue }
+        parents.append((order.firstIndex(of: relationship.target) ?? order.count, relationship.target))
+        continue
+      }
+      let fallback = relationship.targetFallback ?? relationship.target
+      if Self.markerProtocols.contains(fallback) { continue }
+      let parts = fallback.split(separator: ".", maxSplits: 1)
+      throw .unknownParent(
+        protocol: asking, parent: String(parts.last ?? Substring(fallback)),
+        module: parts.count == 2 ? String(parts[0]) : "unknown")
+    }
+    return parents.sorted { ($0.position, $0.identifier) < ($1.position, $1.identifier) }.map(\.identifier)
+  }
+
+  /// Reads one method requirement and refuses what cannot be forwarded.
+  private func requirement(_ symbol: Symbol, of protocolName: String, asking: String) throws(ProxyGenerationError)
+    -> Requirement
+  {
+    let label = protocolName == asking ? symbol.title : "\(protocolName).\(symbol.title)"
+    let declaration: DeclarationParser.Declaration
+    do {
+      declaration = try DeclarationParser.parse(symbol.declarationFragments)
+    } catch {
+      throw .unsupportedRequirement(
+        protocol: asking, requirement: label, reason: "its declaration could not be read (\(error.reason))")
+    }
+    let isolation = declaration.modifiers.first { $0.hasPrefix("nonisolated") }
+    let generics = symbol.generics?.parameters.filter { $0.depth > 0 }.map(\.name) ?? declaration.genericParameters
+    let constraints = (symbol.generics?.constraints ?? []).filter { generics.contains($0.lhs) }
+    let requirement = Requirement(
+      identifier: symbol.identifier, selector: symbol.title, baseName: declaration.name, genericParameters: generics,
+      genericConstraints: constraints, parameters: declaration.parameters, isAsync: declaration.isAsync,
+      throwing: declaration.throwing, isRethrows: declaration.isRethrows, result: declaration.result,
+      globalActor: declaration.globalActor, nonisolated: isolation,
+      modifiers: declaration.modifiers.filter { $0 == "@discardableResult" }, protocolName: protocolName,
+      location: symbol.location, docComment: symbol.docComment)
+    if let reason = RequirementCheck.problem(in: requirement, constraints: symbol.generics?.constraints ?? []) {
+      throw .unsupportedRequirement(protocol: asking, requirement: label, reason: reason)
+    }
+    return requirement
+  }
+
+  /// The global actor attribute in a declaration (`@MainActor`): an attribute that names a type.
+  static func globalActor(in fragments: [Symbol.Fragment]) -> GlobalActor? {
+    for (position, fragment) in fragments.enumerated() where fragment.kind == "attribute" && fragment.spelling == "@" {
+      guard position + 1 < fragments.count else { break }
+      let name = fragments[position + 1]
+      if name.kind == "attribute", let identifier = name.preciseIdentifier {
+        return GlobalActor(name: name.spelling.trimmingCharacters(in: .whitespaces), identifier: identifier)
+      }
+    }
+    return nil
+  }
+
+  /// Declaration order: file, line, column, then name.
+  static func order(_ symbol: Symbol) -> (String, Int, Int, String) {
+    (symbol.location?.uri ?? "", symbol.location?.line ?? 0, symbol.location?.character ?? 0, symbol.title)
+  }
+
+  /// A readable name for a symbol kind (`swift.class` → `class`).
+  static func kindName(_ kind: String) -> String {
+    switch kind {
+    case "swift.class": return "class"
+    case "swift.struct": return "struct"
+    case "swift.enum": return "enum"
+    case "swift.typealias": return "type alias"
+    case "swift.func": return "function"
+    case "swift.var": return "variable"
+    case "swift.actor": return "actor"
+    case "swift.macro": return "macro"
+    default: return kind.split(separator: ".").last.map(String.init) ?? kind
+    }
+  }
+}

@@ -1,0 +1,85 @@
+/// The checks that decide whether a method requirement can be forwarded by a generated proxy.
+enum RequirementCheck {
+  /// Why the requirement cannot be forwarded, or `nil` when it can.
+  ///
+  /// - Parameters:
+  ///   - requirement: The requirement.
+  ///   - constraints: Every generic constraint of its declaration, including those on types the
+  ///     method's own parameters do not name (`T.Element == Int`).
+  static func problem(in requirement: Requirement, constraints: [Symbol.Generics.Constraint]) -> String? {
+    if requirement.isRethrows {
+      return "it rethrows; a proxy passes the error of its forwardee on, so declare it `throws`"
+    }
+    for parameter in requirement.parameters {
+      if let reason = problem(in: parameter) { return reason }
+    }
+    if requirement.result.mentions("Self") || requirement.parameters.contains(where: { $0.type.mentions("Self") }) {
+      return "it mentions Self, which is the proxy in the proxy and the delegate in the delegate"
+    }
+    if let reason = genericProblem(in: requirement, constraints: constraints) { return reason }
+    return nil
+  }
+
+  private static func problem(in parameter: Requirement.Parameter) -> String? {
+    let name = "parameter '\(parameter.name)'"
+    if parameter.specifiers.contains("inout") {
+      return "\(name) is inout; the forwardee's changes could not reach the caller through the proxy's hooks"
+    }
+    if parameter.specifiers.contains("isolated") {
+      return "\(name) is isolated; a proxy forwards in the caller's isolation"
+    }
+    if parameter.attributes.contains("@autoclosure") {
+      return "\(name) is an autoclosure; a proxy passes values, not unevaluated expressions"
+    }
+    if parameter.isVariadic {
+      return "\(name) is variadic; Swift cannot pass its values on as a variadic argument"
+    }
+    if parameter.type.isFunction && !parameter.attributes.contains("@escaping") {
+      return "\(name) is a non-escaping closure; hooks receive the arguments, so they must be @escaping"
+    }
+    return nil
+  }
+
+  /// A generic parameter can be forwarded when it is the whole type of exactly one parameter:
+  /// the method table declares that argument as the parameter's existential (`any Codable`), and
+  /// the call on the forwardee opens it again, so the forwardee sees the caller's concrete type.
+  private static func genericProblem(in requirement: Requirement, constraints: [Symbol.Generics.Constraint])
+    -> String?
+  {
+    for parameter in requirement.parameters {
+      let text = parameter.type.text
+      if text.hasPrefix("some ") { continue }
+      if text.contains("some ") {
+        return "parameter '\(parameter.name)' has an opaque type inside another type (\(text))"
+      }
+    }
+    for generic in requirement.genericParameters {
+      if requirement.result.mentions(generic) {
+        return
+          "its result's type involves generic parameter \(generic); a proxy's method table has one result "
+          + "type for every call"
+      }
+      let uses = requirement.parameters.filter { $0.type.mentions(generic) }
+      if uses.count > 1 {
+        return "generic parameter \(generic) types more than one parameter; a proxy opens each argument on its own"
+      }
+      if let use = uses.first, use.type.text != generic {
+        return
+          "generic parameter \(generic) is used inside another type (\(use.type.text)); a proxy forwards a generic "
+          + "parameter only as a whole parameter's type"
+      }
+      if case .typed(let failure) = requirement.throwing, failure.mentions(generic) {
+        return "its error type involves generic parameter \(generic)"
+      }
+    }
+    for constraint in constraints where constraint.lhs != "Self" && !constraint.lhs.hasPrefix("some ") {
+      if !requirement.genericParameters.contains(constraint.lhs) {
+        return "its generic constraint on \(constraint.lhs) cannot be stated by an existential"
+      }
+      if constraint.kind != "conformance" && constraint.kind != "superclass" && constraint.kind != "layout" {
+        return "generic parameter \(constraint.lhs) has a same-type constraint, which an existential cannot state"
+      }
+    }
+    return nil
+  }
+}

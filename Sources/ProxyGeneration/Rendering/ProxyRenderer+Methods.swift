@@ -1,0 +1,198 @@
+// The members of a generated proxy that follow the requirements: the forwarding methods and the
+// defaults object.
+
+extension ProxyRenderer {
+  /// `extension Proxy: Protocol { … }`: one forwarding method per requirement.
+  func conformance() -> [String] {
+    var lines = ["extension \(proxyName): \(delegateProtocol.name) {"]
+    for forward in plan.forwards {
+      lines += SourceLayout.documentation([methodDocumentation(forward)], indent: 2)
+      lines += signature(of: forward.requirement, access: access, tail: " {", indent: 2)
+      lines += forwardStatement(forward)
+      lines.append("  }")
+    }
+    lines.append("}")
+    return lines
+  }
+
+  private func methodDocumentation(_ forward: ProxyPlan.Forward) -> String {
+    let selector = "`\(forward.requirement.selector)`"
+    switch forward.fallback {
+    case .none:
+      return "Forwards \(selector); without a forwardee, only the hooks run."
+    case .defaultImplementation:
+      return "Forwards \(selector); without a forwardee, the protocol's default answers."
+    case .nil:
+      return "Forwards \(selector); without a forwardee, answers `nil`."
+    case .user(let name):
+      return "Forwards \(selector); without a forwardee, `\(plan.fallbacksTypeName).\(name)` answers."
+    }
+  }
+
+  /// A method's declaration up to its body: `head(parameters) effects -> Result` + `tail`.
+  func signature(
+    of requirement: Requirement, access: String, tail: String, indent: Int, name: String? = nil,
+    isStatic: Bool = false, effects: Bool = true
+  ) -> [String] {
+    var head = requirement.modifiers.contains("@discardableResult") ? "@discardableResult " : ""
+    let isolation = isolation(of: requirement, synchronous: !effects)
+    if let isolation, isolation.hasPrefix("@") { head += isolation + " " }
+    head += access
+    if let isolation, !isolation.hasPrefix("@") { head += isolation + " " }
+    if isStatic { head += "static " }
+    head += "func " + (name ?? requirement.baseName).swiftIdentifier + genericClause(of: requirement) + "("
+    var close = ")"
+    if effects && requirement.isAsync { close += " async" }
+    if effects {
+      switch requirement.throwing {
+      case .none: break
+      case .untyped: close += " throws"
+      case .typed(let failure): close += " throws(\(failure.text))"
+      }
+    }
+    if !requirement.result.isVoid { close += " -> " + requirement.result.text }
+    return SourceLayout.bracketed(
+      head: head, items: requirement.parameters.map(\.declaration), close: close, tail: tail, indent: indent)
+  }
+
+  /// The isolation a witness spells out: none when it is the protocol's (the conformance infers
+  /// it), the requirement's own otherwise, and `nonisolated` for a nonisolated requirement of a
+  /// protocol isolated to a global actor (one inherited from a protocol that is not).
+  func isolation(of requirement: Requirement, synchronous: Bool) -> String? {
+    let protocolActor = delegateProtocol.globalActor
+    if let nonisolated = requirement.nonisolated {
+      return synchronous ? (protocolActor == nil ? nil : "nonisolated") : nonisolated
+    }
+    if let actor = requirement.globalActor { return actor.name == protocolActor?.name ? nil : actor.attribute }
+    return protocolActor == nil ? nil : "nonisolated"
+  }
+
+  private func genericClause(of requirement: Requirement) -> String {
+    guard !requirement.genericParameters.isEmpty else { return "" }
+    let parameters = requirement.genericParameters.map { parameter in
+      let bounds = requirement.genericConstraints.filter { $0.lhs == parameter }.map(\.rhs)
+      return bounds.isEmpty ? parameter : parameter + ": " + bounds.joined(separator: " & ")
+    }
+    return "<" + parameters.joined(separator: ", ") + ">"
+  }
+
+  /// The arguments of a call that passes the parameters on: `listView, didSelectRowAt: indexPath`.
+  private func labeledArguments(_ requirement: Requirement, values: [String]) -> [String] {
+    zip(requirement.parameters, values).map { parameter, value in
+      parameter.label.map { "\($0): \(value)" } ?? value
+    }
+  }
+
+  /// `forward(Self.methods.x, arguments…, orElse: fallback) { $0.x($1, …) }`, broken over lines
+  /// as needed.
+  private func forwardStatement(_ forward: ProxyPlan.Forward) -> [String] {
+    let requirement = forward.requirement
+    let effects = (requirement.throwsErrors ? "try " : "") + (requirement.isAsync ? "await " : "")
+    let names = requirement.parameters.map(\.name.swiftIdentifier)
+    var arguments = ["Self.methods." + forward.path.map(\.swiftIdentifier).joined(separator: ".")] + names
+    switch forward.fallback {
+    case .none:
+      break
+    case .defaultImplementation:
+      let call = labeledArguments(requirement, values: names).joined(separator: ", ")
+      arguments.append("orElse: Self.protocolDefaults.\(requirement.baseName.swiftIdentifier)(\(call))")
+    case .nil:
+      arguments.append("orElse: nil")
+    case .user(let name):
+      let call = labeledArguments(requirement, values: names).joined(separator: ", ")
+      arguments.append("orElse: \(plan.fallbacksTypeName).\(name.swiftIdentifier)(\(call))")
+    }
+    // A generic argument must be opened by a call whose closure states its existential type, and
+    // Swift infers no typed `throws` for a closure: both need named closure parameters.
+    var typedFailure: String?
+    if case .typed(let failure) = requirement.throwing { typedFailure = failure.text }
+    let named = typedFailure != nil || hasErasedArguments(requirement)
+    let receiver = ["forwardee", "delegate", "target", "receiver"].first { !names.contains($0) } ?? "forwardee_"
+    var signature: String?
+    var values = requirement.parameters.indices.map { "$\($0 + 1)" }
+    var callee = "$0"
+    if named {
+      var parameters = [receiver]
+      for parameter in requirement.parameters {
+        let type = tableType(of: parameter, in: requirement)
+        parameters.append(
+          type == parameter.type.text && !hasErasedArguments(requirement)
+            ? parameter.name.swiftIdentifier : "\(parameter.name.swiftIdentifier): \(type)")
+      }
+      var effectsClause = ""
+      if let typedFailure { effectsClause = (requirement.isAsync ? " async" : "") + " throws(\(typedFailure))" }
+      signature = "(" + parameters.joined(separator: ", ") + ")" + effectsClause + " in"
+      values = names
+      callee = receiver
+    }
+    let call = "\(effects)\(callee).\(requirement.baseName.swiftIdentifier)("
+    let callArguments = labeledArguments(requirement, values: values)
+    let body = call + callArguments.joined(separator: ", ") + ")"
+    let pad = "    "
+    let head = "\(effects)forward("
+    let opening = signature.map { "{ \($0) " } ?? "{ "
+    let single = pad + head + arguments.joined(separator: ", ") + ") " + opening + body + " }"
+    if SourceLayout.fits(single) { return [single] }
+    func bodyLines() -> [String] {
+      SourceLayout.bracketed(head: call, items: callArguments, close: ")", tail: "", indent: 6, closeOnLastItem: true)
+    }
+    let firstLine = pad + head + arguments.joined(separator: ", ") + ") {" + (signature.map { " " + $0 } ?? "")
+    if SourceLayout.fits(firstLine) { return [firstLine] + bodyLines() + [pad + "}"] }
+    var lines = [pad + head] + SourceLayout.fill(arguments, indent: 6)
+    if signature == nil, SourceLayout.fits(pad + ") { " + body + " }") {
+      lines.append(pad + ") { " + body + " }")
+    } else {
+      lines.append(pad + ") {" + (signature.map { " " + $0 } ?? ""))
+      lines += bodyLines()
+      lines.append(pad + "}")
+    }
+    return lines
+  }
+
+  /// The delegate that implements nothing the protocol's extensions implement: its methods answer
+  /// with the default implementations. Requirements without a default get the proxy's own answer.
+  ///
+  /// For a protocol isolated to a global actor the class is isolated too (and so `Sendable`); its
+  /// static instance is isolated to the actor as well, unless a witness outside that isolation
+  /// reads it, in which case the class gets a nonisolated initializer instead.
+  func protocolDefaults() -> [String] {
+    let name = delegateProtocol.name
+    let actor = delegateProtocol.globalActor
+    let readElsewhere = plan.forwards.contains {
+      $0.fallback == .defaultImplementation && isolation(of: $0.requirement, synchronous: false) != nil
+    }
+    var lines = SourceLayout.documentation(
+      [
+        "A delegate that implements only what no protocol extension implements, so its methods answer with the "
+          + "protocol's default implementations: what the proxy answers without a forwardee."
+      ], indent: 2)
+    let conformances = actor == nil ? "\(name), Sendable" : name
+    var members: [String] = []
+    if actor != nil && readElsewhere { members.append("    nonisolated init() {}") }
+    for stub in plan.forwards where !stub.hasInheritedDefault {
+      let requirement = stub.requirement
+      switch stub.fallback {
+      case .user(let fallback):
+        let arguments = labeledArguments(requirement, values: requirement.parameters.map(\.name.swiftIdentifier))
+        members += signature(of: requirement, access: "", tail: " {", indent: 4)
+        members += SourceLayout.bracketed(
+          head: "\(plan.fallbacksTypeName).\(fallback.swiftIdentifier)(", items: arguments, close: ")", tail: "",
+          indent: 6, closeOnLastItem: true)
+        members.append("    }")
+      default:
+        members += signature(
+          of: requirement, access: "", tail: requirement.result.isVoid ? " {}" : " { nil }", indent: 4)
+      }
+    }
+    if members.isEmpty {
+      lines.append("  private final class ProtocolDefaults: \(conformances) {}")
+    } else {
+      lines.append("  private final class ProtocolDefaults: \(conformances) {")
+      lines += members
+      lines.append("  }")
+    }
+    let attribute = actor.map { readElsewhere ? "" : $0.attribute + " " } ?? ""
+    lines.append("  \(attribute)private static let protocolDefaults = ProtocolDefaults()")
+    return lines
+  }
+}

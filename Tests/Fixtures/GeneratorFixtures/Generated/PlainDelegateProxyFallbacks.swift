@@ -1,0 +1,13 @@
+// What PlainDelegateProxy answers when it has no forwardee, for the requirements of PlainDelegate that return
+// a value and have no default implementation. `generate-delegate-proxies` wrote this file once and never
+// overwrites it: replace each placeholder with what the host does when it has no delegate. When the protocol
+// gains such a requirement, the proxy calls a method this type does not have yet, and the command prints the
+// declaration to add.
+
+/// The answers of `PlainDelegateProxy` without a forwardee, one per requirement it cannot answer otherwise.
+enum PlainDelegateProxyFallbacks {
+  /// What `plainScore(_:)` answers without a forwardee.
+  static func plainScore(_ value: Int) -> Double {
+    0
+  }
+}

@@ -1,0 +1,95 @@
+// Protocols the generator refuses, one per reason. None is marked for generation; the refusal
+// tests name each one and check the message and that nothing was written.
+
+/// Has an associated type.
+protocol AssociatedTypeDelegate: AnyObject {
+  /// The element.
+  associatedtype Element
+  /// Uses it.
+  func didReceive(_ element: Element)
+}
+
+/// Has a static requirement.
+protocol StaticRequirementDelegate: AnyObject {
+  /// Static.
+  static func makeDefault() -> Int
+}
+
+/// Is not class-bound.
+protocol ValueDelegate {
+  /// Any requirement.
+  func didChange(_ value: Int)
+}
+
+/// Has an `inout` parameter.
+protocol InoutDelegate: AnyObject {
+  /// `inout`.
+  func adjust(_ value: inout Int)
+}
+
+/// Has a property requirement.
+protocol PropertyDelegate: AnyObject {
+  /// A property.
+  var title: String { get }
+}
+
+/// Has a variadic parameter.
+protocol VariadicDelegate: AnyObject {
+  /// Variadic.
+  func log(_ values: Int...)
+}
+
+/// Has a non-escaping closure parameter.
+protocol NonEscapingDelegate: AnyObject {
+  /// Non-escaping.
+  func perform(_ body: (Int) -> Void)
+}
+
+/// Has a generic result.
+protocol GenericResultDelegate: AnyObject {
+  /// Generic result.
+  func make<T: Decodable>(_ type: T.Type) -> T
+}
+
+/// Has an `async` requirement that would run off the caller's actor.
+protocol NonisolatedAsyncDelegate: AnyObject {
+  /// Plain `async` in a nonisolated protocol.
+  func load() async
+}
+
+/// Two requirements whose derived names collide.
+protocol CollidingNamesDelegate: AnyObject {
+  /// Derived name `value`.
+  func value(_ x: Int)
+  /// Derived name `value` as well.
+  func value(of x: String)
+}
+
+/// A directive that is not an identifier.
+protocol BadDirectiveDelegate: AnyObject {
+  /// Badly named.
+  ///
+  /// - ProxyMethodName: 2fast
+  func go()
+}
+
+/// Private to this file.
+private protocol HiddenDelegate: AnyObject {
+  /// Any requirement.
+  func hidden()
+}
+
+/// Inherits a protocol from another module whose requirements the generator does not know.
+protocol ForeignParentDelegate: CustomStringConvertible, AnyObject {
+  /// Any requirement.
+  func foreign()
+}
+
+/// Refines `Sendable`.
+protocol SendableDelegate: AnyObject, Sendable {
+  /// Any requirement.
+  func didSend()
+}
+
+/// Not a protocol: the generator says so.
+final class NotAProtocol {}
