@@ -16,6 +16,8 @@ import DelegateProxyKit
 ///   }
 /// }
 /// ```
+///
+/// - ProxyGenerator: generate
 @MainActor
 public protocol ApplicationDelegate: AnyObject {
   /// Called just before the application performs a control action.

@@ -48,6 +48,8 @@ extension GridViewDataSource {
 ///   func gridView(_ gridView: GridView, didSelectItemAt indexPath: IndexPath) { open(indexPath.item) }
 /// }
 /// ```
+///
+/// - ProxyGenerator: generate
 @MainActor
 public protocol GridViewDelegate: ScrollViewDelegate {
   /// Whether a touched item highlights. An item that does not highlight is not selected either.
@@ -97,6 +99,8 @@ public protocol GridViewDelegate: ScrollViewDelegate {
   func gridView(_ gridView: GridView, sizeForItemAt indexPath: IndexPath) -> Size?
 
   /// A cell is about to be shown.
+  ///
+  /// - ProxyMethodName: willDisplayCell
   ///
   /// - Parameters:
   ///   - gridView: The grid.

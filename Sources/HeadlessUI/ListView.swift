@@ -70,6 +70,8 @@ extension ListViewDataSource {
 ///   func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) { open(indexPath) }
 /// }
 /// ```
+///
+/// - ProxyGenerator: generate
 @MainActor
 public protocol ListViewDelegate: ScrollViewDelegate {
   /// Whether a touched row highlights. A row that does not highlight is not selected either.
@@ -119,6 +121,8 @@ public protocol ListViewDelegate: ScrollViewDelegate {
   func listView(_ listView: ListView, heightForRowAt indexPath: IndexPath) -> Double?
 
   /// A cell is about to be shown.
+  ///
+  /// - ProxyMethodName: willDisplayCell
   ///
   /// - Parameters:
   ///   - listView: The list.

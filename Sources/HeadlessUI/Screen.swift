@@ -36,6 +36,8 @@ public enum ScreenAppearance: String, Sendable, Hashable, CaseIterable, Codable 
 ///   func screenDidAppear(_ screen: Screen) { print("showing", screen.title ?? "") }
 /// }
 /// ```
+///
+/// - ProxyGenerator: generate
 @MainActor
 public protocol ScreenLifecycleDelegate: AnyObject {
   /// The screen is about to appear.

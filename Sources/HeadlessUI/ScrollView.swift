@@ -11,6 +11,9 @@ import DelegateProxyKit
 ///   func scrollViewWillBeginDragging(_ scrollView: ScrollableView) { print("user scrolls") }
 /// }
 /// ```
+///
+/// - ProxyGenerator: generate
+/// - ProxyTableName: scroll
 @MainActor
 public protocol ScrollViewDelegate: AnyObject {
   /// The content offset changed.

@@ -14,6 +14,8 @@ import DelegateProxyKit
 ///   }
 /// }
 /// ```
+///
+/// - ProxyGenerator: generate
 @MainActor
 public protocol TextFieldDelegate: AnyObject {
   /// Whether editing may begin.
