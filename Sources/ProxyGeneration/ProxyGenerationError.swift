@@ -78,8 +78,7 @@ extension ProxyGenerationError: CustomStringConvertible {
         "\(name): is \(accessLevel); the proxy is written to a file of its own, so the protocol must be internal or wider"
     case .unknownParent(let name, let parent, let module):
       return
-        "\(name): inherits \(parent), whose requirements are in no symbol graph given (module \(module)); "
-        + "pass that module's graph too"
+        "\(name): inherits \(parent) from module \(module), whose requirements are in none of the symbol graphs read"
     case .nameCollision(let name, let property, let requirements):
       return
         "\(name): \(requirements.joined(separator: " and ")) would both be `\(property)` in the method table; "

@@ -9,8 +9,8 @@ package struct GeneratedFile: Sendable, Equatable {
   /// Whether an existing file is replaced (`false` for the user's fallbacks file, which is only
   /// created).
   package var replacesExisting: Bool
-  /// For a file that is only created: what an existing version must contain, each with the
-  /// declaration to add when it does not (`static func priority(` and its declaration).
+  /// For a file that is only created: what an existing version must declare, each with the
+  /// declaration to add when it does not (`static func priority` and its declaration).
   package var requiredDeclarations: [(marker: String, declaration: String)]
 
   /// Creates a file description.
@@ -93,5 +93,15 @@ package struct ProxyGenerator: Sendable {
       }
     }
     return files
+  }
+
+  /// Generates the files of the named protocols (every marked protocol when `names` is empty) and
+  /// writes them: all of them, or, when any protocol is refused, none.
+  ///
+  /// - Returns: What happened to each file.
+  package func write(protocols names: [String], with writer: ProxyFileWriter) throws(ProxyGenerationError)
+    -> [ProxyFileWriter.Outcome]
+  {
+    try writer.write(try generate(protocols: names))
   }
 }

@@ -36,9 +36,8 @@ do {
   let index = try SymbolGraphLoader.load(
     module: options.module, directories: options.graphDirectories.map { URL(fileURLWithPath: $0) })
   let generator = ProxyGenerator(index: index, targetName: options.targetName ?? options.module)
-  let files = try generator.generate(protocols: options.protocols)
   let writer = ProxyFileWriter(destination: options.destination)
-  for outcome in try writer.write(files) {
+  for outcome in try generator.write(protocols: options.protocols, with: writer) {
     switch outcome.action {
     case .created where outcome.path.hasSuffix("Fallbacks.swift"):
       print("created \(outcome.path): replace its placeholders with the answers without a delegate")

@@ -54,7 +54,9 @@ package struct ProxyFileWriter: Sendable {
       let contents = Data(file.contents.utf8)
       if let existing, !file.replacesExisting {
         let text = String(decoding: existing, as: UTF8.self)
-        let missing = file.requiredDeclarations.filter { !text.contains($0.marker) }.map(\.declaration)
+        let missing = file.requiredDeclarations.filter {
+          !text.contains($0.marker + "(") && !text.contains($0.marker + "<")
+        }.map(\.declaration)
         outcomes.append(Outcome(path: url.path, action: .kept, missingDeclarations: missing))
         continue
       }

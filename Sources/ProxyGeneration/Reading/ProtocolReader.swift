@@ -66,7 +66,7 @@ package struct ProtocolReader: Sendable {
     let globalActor = Self.globalActor(in: symbol.declarationFragments)
     var requirements: [Requirement] = []
     for member in members {
-      let label = member.qualifiedName
+      let label = member.title
       switch member.kind {
       case "swift.method":
         requirements.append(try requirement(member, of: name, asking: asking))

@@ -56,12 +56,12 @@ package struct FallbacksRenderer: Sendable {
     }
   }
 
-  /// What an existing file must contain for each fallback (`static func priority(`), with the
-  /// declaration to add when it does not.
+  /// What an existing file must contain for each fallback (`static func priority`, followed by `(`
+  /// or `<`), with the declaration to add when it does not.
   package func requiredDeclarations() -> [(marker: String, declaration: String)] {
     zip(plan.userFallbacks, declarations()).compactMap { forward, declaration in
       guard case .user(let fallback) = forward.fallback else { return nil }
-      return ("static func \(fallback.swiftIdentifier)(", declaration.joined(separator: "\n"))
+      return ("static func \(fallback.swiftIdentifier)", declaration.joined(separator: "\n"))
     }
   }
 }
