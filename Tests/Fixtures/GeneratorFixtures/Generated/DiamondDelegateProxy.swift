@@ -19,27 +19,27 @@ import DelegateProxyKit
 ///   print("diamond(_:)")
 /// }
 /// ```
-final class DiamondDelegateProxy: DelegateProxy<any DiamondDelegate>, TypedDelegateProxy {
+package final class DiamondDelegateProxy: DelegateProxy<any DiamondDelegate>, TypedDelegateProxy {
   /// The methods of ``DiamondDelegate``, with those of ``RefinedDelegate`` under `refined`.
-  struct Methods: DelegateMethodTable {
+  package struct Methods: DelegateMethodTable {
     /// `diamond(_:)`.
-    let diamond = DelegateMethod<Int, Int>("diamond(_:)")
+    package let diamond = DelegateMethod<Int, Int>("diamond(_:)")
     /// The methods of ``RefinedDelegate``.
-    let refined = RefinedDelegateProxy.Methods()
+    package let refined = RefinedDelegateProxy.Methods()
     /// `sibling(_:)`, inherited from ``SiblingDelegate``.
-    let sibling = DelegateMethod<Int, Void>("sibling(_:)")
+    package let sibling = DelegateMethod<Int, Void>("sibling(_:)")
 
     /// Creates the table; a proxy reads its methods from its own static instance.
-    init() {}
+    package init() {}
   }
 
   /// The methods of ``DiamondDelegate``, declared once.
-  static let methods = Methods()
+  package static let methods = Methods()
 
   @exclusivity(unchecked) private weak var target: (any DiamondDelegate)?
 
   /// The weak storage of the forwardee.
-  override var weakForwardee: (any DiamondDelegate)? {
+  package override var weakForwardee: (any DiamondDelegate)? {
     get { target }
     set { target = newValue }
   }
@@ -59,25 +59,25 @@ final class DiamondDelegateProxy: DelegateProxy<any DiamondDelegate>, TypedDeleg
 
 extension DiamondDelegateProxy: DiamondDelegate {
   /// Forwards `diamond(_:)`; without a forwardee, `DiamondDelegateProxyFallbacks.diamond` answers.
-  func diamond(_ value: Int) -> Int {
+  package func diamond(_ value: Int) -> Int {
     forward(Self.methods.diamond, value, orElse: DiamondDelegateProxyFallbacks.diamond(value)) { $0.diamond($1) }
   }
   /// Forwards `refined(_:)`; without a forwardee, answers `nil`.
-  func refined(_ value: Int) -> String? {
+  package func refined(_ value: Int) -> String? {
     forward(Self.methods.refined.refined, value, orElse: nil) { $0.refined($1) }
   }
   /// Forwards `baseDidChange(_:)`; without a forwardee, only the hooks run.
-  func baseDidChange(_ value: Int) {
+  package func baseDidChange(_ value: Int) {
     forward(Self.methods.refined.base.baseDidChange, value) { $0.baseDidChange($1) }
   }
   /// Forwards `baseShouldChange(_:)`; without a forwardee, the protocol's default answers.
-  func baseShouldChange(_ value: Int) -> Bool {
+  package func baseShouldChange(_ value: Int) -> Bool {
     forward(Self.methods.refined.base.baseShouldChange, value, orElse: Self.protocolDefaults.baseShouldChange(value)) {
       $0.baseShouldChange($1)
     }
   }
   /// Forwards `sibling(_:)`; without a forwardee, only the hooks run.
-  func sibling(_ value: Int) {
+  package func sibling(_ value: Int) {
     forward(Self.methods.sibling, value) { $0.sibling($1) }
   }
 }

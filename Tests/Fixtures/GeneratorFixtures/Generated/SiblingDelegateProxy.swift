@@ -18,25 +18,25 @@ import DelegateProxyKit
 ///   print("sibling(_:)")
 /// }
 /// ```
-final class SiblingDelegateProxy: DelegateProxy<any SiblingDelegate>, TypedDelegateProxy {
+package final class SiblingDelegateProxy: DelegateProxy<any SiblingDelegate>, TypedDelegateProxy {
   /// The methods of ``SiblingDelegate``, with those of ``BaseDelegate`` under `base`.
-  struct Methods: DelegateMethodTable {
+  package struct Methods: DelegateMethodTable {
     /// `sibling(_:)`.
-    let sibling = DelegateMethod<Int, Void>("sibling(_:)")
+    package let sibling = DelegateMethod<Int, Void>("sibling(_:)")
     /// The methods of ``BaseDelegate``.
-    let base = BaseDelegateProxy.Methods()
+    package let base = BaseDelegateProxy.Methods()
 
     /// Creates the table; a proxy reads its methods from its own static instance.
-    init() {}
+    package init() {}
   }
 
   /// The methods of ``SiblingDelegate``, declared once.
-  static let methods = Methods()
+  package static let methods = Methods()
 
   @exclusivity(unchecked) private weak var target: (any SiblingDelegate)?
 
   /// The weak storage of the forwardee.
-  override var weakForwardee: (any SiblingDelegate)? {
+  package override var weakForwardee: (any SiblingDelegate)? {
     get { target }
     set { target = newValue }
   }
@@ -52,15 +52,15 @@ final class SiblingDelegateProxy: DelegateProxy<any SiblingDelegate>, TypedDeleg
 
 extension SiblingDelegateProxy: SiblingDelegate {
   /// Forwards `sibling(_:)`; without a forwardee, only the hooks run.
-  func sibling(_ value: Int) {
+  package func sibling(_ value: Int) {
     forward(Self.methods.sibling, value) { $0.sibling($1) }
   }
   /// Forwards `baseDidChange(_:)`; without a forwardee, only the hooks run.
-  func baseDidChange(_ value: Int) {
+  package func baseDidChange(_ value: Int) {
     forward(Self.methods.base.baseDidChange, value) { $0.baseDidChange($1) }
   }
   /// Forwards `baseShouldChange(_:)`; without a forwardee, the protocol's default answers.
-  func baseShouldChange(_ value: Int) -> Bool {
+  package func baseShouldChange(_ value: Int) -> Bool {
     forward(Self.methods.base.baseShouldChange, value, orElse: Self.protocolDefaults.baseShouldChange(value)) {
       $0.baseShouldChange($1)
     }

@@ -27,10 +27,10 @@ package protocol RefinedDelegate: BaseDelegate {
   func refined(_ value: Int) -> String?
 }
 
-/// Also refines ``BaseDelegate``: internal access, kept.
+/// Also refines ``BaseDelegate``.
 ///
 /// - ProxyGenerator: generate
-protocol SiblingDelegate: BaseDelegate {
+package protocol SiblingDelegate: BaseDelegate {
   /// Its own requirement.
   func sibling(_ value: Int)
 }
@@ -40,7 +40,7 @@ protocol SiblingDelegate: BaseDelegate {
 /// table itself.
 ///
 /// - ProxyGenerator: generate
-protocol DiamondDelegate: RefinedDelegate, SiblingDelegate {
+package protocol DiamondDelegate: RefinedDelegate, SiblingDelegate {
   /// Its own requirement.
   func diamond(_ value: Int) -> Int
 }
@@ -52,6 +52,7 @@ protocol UnproxiedParent: AnyObject {
 }
 
 /// Its parent has no proxy, so the parent's requirement is declared in this table itself.
+/// Internal access, kept.
 ///
 /// - ProxyGenerator: generate
 protocol FlattenedDelegate: UnproxiedParent {

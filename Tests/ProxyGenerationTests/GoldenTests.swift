@@ -1,0 +1,77 @@
+import Foundation
+import ProxyGeneration
+import Testing
+
+/// The generator's output for the fixture protocols (every row the generator covers) and for
+/// HeadlessUI's six protocols equals the files checked in, which the package compiles: each
+/// golden file is known to build with zero warnings.
+@Suite struct GoldenTests {
+  static let fixtureProxies = [
+    "KitchenSinkDelegate", "BaseDelegate", "RefinedDelegate", "SiblingDelegate", "DiamondDelegate",
+    "FlattenedDelegate", "PlainDelegate",
+  ]
+  static let headlessUIProxies = [
+    "ApplicationDelegate", "GridViewDelegate", "ListViewDelegate", "ScreenLifecycleDelegate", "ScrollViewDelegate",
+    "TextFieldDelegate",
+  ]
+
+  @Test("each fixture's proxy equals its checked-in file", arguments: fixtureProxies)
+  func fixture(_ name: String) throws {
+    let index = try FixtureGraphs.fixtures.get()
+    let files = try ProxyGenerator(index: index, targetName: "GeneratorFixtures").generate(protocols: [name])
+    let proxy = try #require(files.first)
+    #expect(proxy.name == name + "Proxy.swift")
+    let checkedIn = FixtureGraphs.contents(of: FixtureGraphs.fixturesGenerated.appendingPathComponent(proxy.name))
+    #expect(proxy.contents == checkedIn, "regenerate the fixtures: see Tests/Fixtures/GeneratorFixtures")
+  }
+
+  @Test("each HeadlessUI proxy equals its checked-in file", arguments: headlessUIProxies)
+  func headlessUI(_ name: String) throws {
+    let index = try FixtureGraphs.headlessUI.get()
+    let files = try ProxyGenerator(index: index, targetName: "HeadlessUI").generate(protocols: [name])
+    let proxy = try #require(files.first)
+    let checkedIn = FixtureGraphs.contents(of: FixtureGraphs.headlessUIProxies.appendingPathComponent(proxy.name))
+    #expect(proxy.contents == checkedIn, "regenerate HeadlessUI's proxies with generate-delegate-proxies")
+  }
+
+  @Test("the marked protocols are exactly the fixtures with a generated proxy")
+  func markedProtocols() throws {
+    let index = try FixtureGraphs.fixtures.get()
+    let files = try ProxyGenerator(index: index, targetName: "GeneratorFixtures").generate(protocols: [])
+    let proxies = files.filter(\.replacesExisting).map(\.name)
+    #expect(proxies == Self.fixtureProxies.sorted().map { $0 + "Proxy.swift" })
+    let generated = try FileManager.default.contentsOfDirectory(atPath: FixtureGraphs.fixturesGenerated.path)
+    #expect(Set(generated) == Set(files.map(\.name)))
+  }
+
+  @Test("the fallbacks file is written with a placeholder per answer the proxy needs")
+  func fallbacksFile() throws {
+    let index = try FixtureGraphs.fixtures.get()
+    let files = try ProxyGenerator(index: index, targetName: "GeneratorFixtures").generate(protocols: [
+      "KitchenSinkDelegate"
+    ])
+    let fallbacks = try #require(files.first { !$0.replacesExisting })
+    #expect(fallbacks.name == "KitchenSinkDelegateProxyFallbacks.swift")
+    let expected = FixtureGraphs.contents(
+      of: FixtureGraphs.packageDirectory.appendingPathComponent(
+        "Tests/ProxyGenerationTests/Expected/KitchenSinkDelegateProxyFallbacks.swift.expected"))
+    #expect(fallbacks.contents == expected)
+    #expect(fallbacks.contents.components(separatedBy: "<#what the host does without a delegate#>").count == 8)
+  }
+
+  @Test("HeadlessUI's proxies are all generated, and the table names its callers use are kept")
+  func headlessUINames() throws {
+    let index = try FixtureGraphs.headlessUI.get()
+    let plans = try ProxyGenerator(index: index, targetName: "HeadlessUI").plans(protocols: [])
+    #expect(plans.map(\.delegateProtocol.name) == Self.headlessUIProxies)
+    let list = try #require(plans.first { $0.delegateProtocol.name == "ListViewDelegate" })
+    #expect(
+      list.forwards.map { $0.path.joined(separator: ".") } == [
+        "shouldHighlightRow", "willSelectRow", "didSelectRow", "willDeselectRow", "didDeselectRow", "heightForRow",
+        "willDisplayCell", "scroll.didScroll", "scroll.willBeginDragging", "scroll.didEndDragging",
+      ])
+    let application = try #require(plans.first { $0.delegateProtocol.name == "ApplicationDelegate" })
+    #expect(application.forwards.map { $0.path.joined(separator: ".") } == ["willSendAction", "screenDidReach"])
+    #expect(plans.allSatisfy { $0.userFallbacks.isEmpty })
+  }
+}

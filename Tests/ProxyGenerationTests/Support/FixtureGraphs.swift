@@ -1,0 +1,117 @@
+import Foundation
+import ProxyGeneration
+
+/// The symbol graphs of the package's own modules, extracted once per test run with the
+/// toolchain's `swift-symbolgraph-extract` from the modules `swift build` left next to the test
+/// binary: the golden tests always read the fixtures as they are now, and nothing generated is
+/// checked in.
+enum FixtureGraphs {
+  /// Why a graph could not be extracted.
+  struct ExtractionFailure: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// The package's root folder.
+  static let packageDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The folder of the fixtures' generated proxies.
+  static let fixturesGenerated = packageDirectory.appendingPathComponent("Tests/Fixtures/GeneratorFixtures/Generated")
+
+  /// The folder of HeadlessUI's generated proxies.
+  static let headlessUIProxies = packageDirectory.appendingPathComponent("Sources/HeadlessUI/Proxies")
+
+  /// The fixtures module's graph.
+  static let fixtures: Result<SymbolIndex, ExtractionFailure> = Result { () throws(ExtractionFailure) in
+    try index(of: "GeneratorFixtures")
+  }
+
+  /// HeadlessUI's graph.
+  static let headlessUI: Result<SymbolIndex, ExtractionFailure> = Result { () throws(ExtractionFailure) in
+    try index(of: "HeadlessUI")
+  }
+
+  /// The folder the test binary runs from (`.build/<triple>/debug`), which holds `Modules/`.
+  static var binaryDirectory: URL? {
+    let candidates = [
+      URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+      URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath(),
+      Bundle.main.bundleURL,
+    ]
+    for candidate in candidates {
+      var directory = candidate.deletingLastPathComponent()
+      for _ in 0..<4 {
+        if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Modules").path) {
+          return directory
+        }
+        directory = directory.deletingLastPathComponent()
+      }
+    }
+    return nil
+  }
+
+  /// `swift-symbolgraph-extract` from the toolchain on `PATH`.
+  static var extractor: URL? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    for directory in path.split(separator: ":") {
+      let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("swift-symbolgraph-extract")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      let swift = URL(fileURLWithPath: String(directory)).appendingPathComponent("swift")
+      if FileManager.default.isExecutableFile(atPath: swift.path) {
+        let sibling = swift.resolvingSymlinksInPath().deletingLastPathComponent()
+          .appendingPathComponent("swift-symbolgraph-extract")
+        if FileManager.default.isExecutableFile(atPath: sibling.path) { return sibling }
+      }
+    }
+    return nil
+  }
+
+  /// Extracts a module's graph into a fresh temporary folder and reads it.
+  static func index(of module: String) throws(ExtractionFailure) -> SymbolIndex {
+    guard let binary = binaryDirectory else {
+      throw ExtractionFailure(description: "no Modules folder next to the test binary")
+    }
+    guard let extractor else { throw ExtractionFailure(description: "no swift-symbolgraph-extract on PATH") }
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("proxy-generation-tests-\(ProcessInfo.processInfo.processIdentifier)-\(module)")
+    try? FileManager.default.removeItem(at: output)
+    do {
+      try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+    } catch {
+      throw ExtractionFailure(description: "cannot create \(output.path)")
+    }
+    defer { try? FileManager.default.removeItem(at: output) }
+    // The triple is the name of the folder above the configuration's (`x86_64-unknown-linux-gnu/debug`).
+    let triple = binary.deletingLastPathComponent().lastPathComponent
+    let process = Process()
+    process.executableURL = extractor
+    process.arguments = [
+      "-module-name", module, "-I", binary.appendingPathComponent("Modules").path,
+      "-target", triple.contains("-") ? triple : "x86_64-unknown-linux-gnu",
+      "-module-cache-path", binary.appendingPathComponent("ModuleCache").path,
+      "-minimum-access-level", "private", "-skip-synthesized-members", "-output-dir", output.path,
+    ]
+    let errors = Pipe()
+    process.standardError = errors
+    do {
+      try process.run()
+    } catch {
+      throw ExtractionFailure(description: "cannot run \(extractor.path): \(error)")
+    }
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw ExtractionFailure(description: "swift-symbolgraph-extract failed for \(module): \(message)")
+    }
+    do {
+      return try SymbolGraphLoader.load(module: module, directories: [output])
+    } catch {
+      throw ExtractionFailure(description: "\(error)")
+    }
+  }
+
+  /// The contents of a file, or `nil`.
+  static func contents(of url: URL) -> String? {
+    (try? Data(contentsOf: url)).map { String(decoding: $0, as: UTF8.self) }
+  }
+}
