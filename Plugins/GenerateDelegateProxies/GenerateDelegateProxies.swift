@@ -55,7 +55,8 @@ struct GenerateDelegateProxies: CommandPlugin {
     var fetched: Set<String> = [target.moduleName]
     while true {
       let result = try run(tool.url, arguments + graphDirectories.flatMap { ["--symbol-graph-dir", $0.path] })
-      print(result.output, terminator: "")
+      let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+      print(lines.filter { !$0.hasPrefix("missing-module: ") }.joined(separator: "\n"), terminator: "")
       if result.status == 0 { return }
       // Status 3: a protocol inherits one from another module; fetch that module's graph once.
       let missing = result.output.split(separator: "\n").compactMap { line -> String? in

@@ -91,8 +91,10 @@ package struct ProxyRenderer: Sendable {
       if fallbacks.contains(.defaultImplementation) {
         answers.append("the protocol extension's default implementation where there is one")
       }
-      if fallbacks.contains(.nil) { answers.append("`nil` for an `Optional` result without one") }
-      if !plan.userFallbacks.isEmpty { answers.append("the value in `\(plan.fallbacksFileName)` otherwise") }
+      if fallbacks.contains(.nil) { answers.append("`nil` for an `Optional` result without a default") }
+      if !plan.userFallbacks.isEmpty {
+        answers.append("the value in `\(plan.fallbacksFileName)`" + (answers.isEmpty ? "" : " for the others"))
+      }
       let list =
         answers.count == 1
         ? answers[0]

@@ -11,7 +11,7 @@ import DelegateProxyKit
 ///
 /// Without a forwardee, a method that returns nothing only runs its hooks; one that returns a value answers
 /// with the protocol extension's default implementation where there is one, `nil` for an `Optional` result
-/// without one, and the value in `PlainDelegateProxyFallbacks.swift` otherwise.
+/// without a default, and the value in `PlainDelegateProxyFallbacks.swift` for the others.
 ///
 /// ```swift
 /// let proxy = PlainDelegateProxy(forwardee: delegate)

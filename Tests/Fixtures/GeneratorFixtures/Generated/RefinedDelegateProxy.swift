@@ -11,7 +11,7 @@ import DelegateProxyKit
 ///
 /// Without a forwardee, a method that returns nothing only runs its hooks; one that returns a value answers
 /// with the protocol extension's default implementation where there is one and `nil` for an `Optional` result
-/// without one.
+/// without a default.
 ///
 /// ```swift
 /// let proxy = RefinedDelegateProxy(forwardee: delegate)
