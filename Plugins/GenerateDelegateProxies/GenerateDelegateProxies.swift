@@ -66,7 +66,9 @@ struct GenerateDelegateProxies: CommandPlugin {
         let dependency = target.recursiveTargetDependencies.compactMap({ $0 as? SwiftSourceModuleTarget })
           .first(where: { $0.moduleName == module })
       else {
-        throw Failure(description: result.errors.trimmingCharacters(in: .whitespacesAndNewlines))
+        // The tool says `error: …`; SwiftPM adds its own `error: ` to what the plugin throws.
+        let message = result.errors.trimmingCharacters(in: .whitespacesAndNewlines)
+        throw Failure(description: message.hasPrefix("error: ") ? String(message.dropFirst(7)) : message)
       }
       fetched.insert(module)
       graphDirectories.append(try packageManager.getSymbolGraph(for: dependency, options: options).directoryURL)

@@ -39,6 +39,15 @@ import Testing
         "InoutDelegate: requirement adjust(_:) cannot be forwarded: parameter 'value' is inout; the forwardee's "
         + "changes could not reach the caller through the proxy's hooks"),
     Refusal(
+      name: "OwnershipDelegate",
+      error: .unsupportedRequirement(
+        protocol: "OwnershipDelegate", requirement: "take(_:)",
+        reason:
+          "parameter 'value' is consuming; a proxy passes each argument on as a copy, to the forwardee and to hooks"),
+      message:
+        "OwnershipDelegate: requirement take(_:) cannot be forwarded: parameter 'value' is consuming; a proxy passes "
+        + "each argument on as a copy, to the forwardee and to hooks"),
+    Refusal(
       name: "PropertyDelegate",
       error: .unsupportedRequirement(
         protocol: "PropertyDelegate", requirement: "title", reason: "it is a property; a proxy forwards methods only"),

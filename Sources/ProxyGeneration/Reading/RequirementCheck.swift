@@ -28,6 +28,9 @@ enum RequirementCheck {
     if parameter.specifiers.contains("isolated") {
       return "\(name) is isolated; a proxy forwards in the caller's isolation"
     }
+    if let specifier = parameter.specifiers.first {
+      return "\(name) is \(specifier); a proxy passes each argument on as a copy, to the forwardee and to hooks"
+    }
     if parameter.attributes.contains("@autoclosure") {
       return "\(name) is an autoclosure; a proxy passes values, not unevaluated expressions"
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes the source of a planned proxy, in the shape of the hand-written proxies it replaces:
 /// the class with its method table, the weak storage of the forwardee, a defaults object when a
 /// method answers with a protocol extension's default, then the conformance with one `forward`
@@ -49,7 +51,7 @@ package struct ProxyRenderer: Sendable {
   /// A reference to a protocol in documentation: a symbol link when the protocol is in the
   /// module being documented, code voice otherwise.
   func link(_ name: String, module: String) -> String {
-    module == delegateProtocol.module ? "``\(name)``" : "`\(name)`"
+    module == delegateProtocol.module ? "``\(name.replacingOccurrences(of: ".", with: "/"))``" : "`\(name)`"
   }
 
   private func classDeclaration() -> [String] {

@@ -27,6 +27,12 @@ protocol InoutDelegate: AnyObject {
   func adjust(_ value: inout Int)
 }
 
+/// Has a `consuming` parameter.
+protocol OwnershipDelegate: AnyObject {
+  /// `consuming`.
+  func take(_ value: consuming String)
+}
+
 /// Has a property requirement.
 protocol PropertyDelegate: AnyObject {
   /// A property.
