@@ -22,7 +22,10 @@ import Testing
     let proxy = try #require(files.first)
     #expect(proxy.name == name + "Proxy.swift")
     let checkedIn = FixtureGraphs.contents(of: FixtureGraphs.fixturesGenerated.appendingPathComponent(proxy.name))
-    #expect(proxy.contents == checkedIn, "regenerate the fixtures: see Tests/Fixtures/GeneratorFixtures")
+    #expect(
+      proxy.contents == checkedIn,
+      "regenerate: swift package --allow-writing-to-package-directory generate-delegate-proxies --target GeneratorFixtures"
+    )
   }
 
   @Test("each HeadlessUI proxy equals its checked-in file", arguments: headlessUIProxies)
@@ -31,7 +34,9 @@ import Testing
     let files = try ProxyGenerator(index: index, targetName: "HeadlessUI").generate(protocols: [name])
     let proxy = try #require(files.first)
     let checkedIn = FixtureGraphs.contents(of: FixtureGraphs.headlessUIProxies.appendingPathComponent(proxy.name))
-    #expect(proxy.contents == checkedIn, "regenerate HeadlessUI's proxies with generate-delegate-proxies")
+    #expect(
+      proxy.contents == checkedIn,
+      "regenerate: swift package --allow-writing-to-package-directory generate-delegate-proxies --target HeadlessUI")
   }
 
   @Test("the marked protocols are exactly the fixtures with a generated proxy")
