@@ -123,6 +123,13 @@ open class Control: View {
   /// Whether a finger is down on the control right now.
   public internal(set) var isHighlighted: Bool = false
 
+  /// The events that mean the user acted on this control: what analytics count as a click.
+  ///
+  /// `touchUpInside` (a tap) for a button and the base control. Controls that hold a value (switch,
+  /// segmented control, slider, stepper) answer `valueChanged`: their tap sends `touchUpInside` too,
+  /// but only a change of value says something happened. Override it in a custom control.
+  open var clickEvents: ControlEvents { .touchUpInside }
+
   /// Adds a target and an action for some events.
   ///
   /// The target is held weakly; once it is gone its actions are skipped and

@@ -50,6 +50,9 @@ open class Switch: Control {
   /// `"checked"` when on, `"unchecked"` when off.
   open override var textContent: String? { isOn ? "checked" : "unchecked" }
 
+  /// `valueChanged`: a change of value is what counts as a click, not the tap that made it.
+  open override var clickEvents: ControlEvents { .valueChanged }
+
   /// Flips the switch.
   ///
   /// - Returns: `true`: a tap always changes a switch.
@@ -96,6 +99,9 @@ open class SegmentedControl: Control {
 
   /// The selected segment's title.
   open override var textContent: String? { selectedIndex.map { segments[$0] } }
+
+  /// `valueChanged`: a change of value is what counts as a click, not the tap that made it.
+  open override var clickEvents: ControlEvents { .valueChanged }
 
   /// Simulates a tap on one segment: touch down, select, `valueChanged` when
   /// the selection changed, touch up inside.
@@ -151,6 +157,9 @@ open class Slider: Control {
 
   /// The value, e.g. `"0.5"`.
   open override var textContent: String? { "\(value)" }
+
+  /// `valueChanged`: a change of value is what counts as a click, not the tap that made it.
+  open override var clickEvents: ControlEvents { .valueChanged }
 
   /// Sets the value without sending an action, clamped to the range.
   ///
@@ -215,6 +224,9 @@ open class Stepper: Control {
 
   /// The value, e.g. `"3.0"`.
   open override var textContent: String? { "\(value)" }
+
+  /// `valueChanged`: a change of value is what counts as a click, not the tap that made it.
+  open override var clickEvents: ControlEvents { .valueChanged }
 
   /// Sets the value without sending an action, clamped to the range.
   ///
