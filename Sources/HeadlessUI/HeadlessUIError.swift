@@ -39,3 +39,41 @@ public enum HeadlessUIError: Error, Equatable, Sendable {
   /// The screen is not on this navigation stack.
   case screenNotInStack(screen: String)
 }
+
+extension HeadlessUIError: CustomStringConvertible {
+  /// One line saying what was asked, of which host, and why it could not be done.
+  public var description: String {
+    switch self {
+    case .missingDataSource(let host):
+      "\(host) has no data source, so it has no rows or items to act on"
+    case .sectionOutOfRange(let section, let sectionCount):
+      "section \(section) does not exist: the list or grid has \(sectionCount) section(s)"
+    case .rowOutOfRange(let indexPath, let rowCount):
+      "row \(indexPath.count > 1 ? indexPath[1] : -1) of section \(indexPath.first ?? -1) does not exist: "
+        + "the section has \(rowCount) row(s)"
+    case .malformedIndexPath(let indexPath):
+      "index path \(indexPath) needs two components, a section and a row"
+    case .segmentOutOfRange(let index, let segmentCount):
+      "segment \(index) does not exist: the segmented control has \(segmentCount) segment(s)"
+    case .invalidStepCount(let steps):
+      "a drag needs at least one step, not \(steps)"
+    case .textRangeOutOfBounds(let range, let textLength):
+      "text range \(range.lowerBound)..<\(range.upperBound) lies outside the field's text of \(textLength) character(s)"
+    case .screenAlreadyShown(let screen):
+      "\(screen) is already on a navigation stack or presented; a screen is shown in one place at a time"
+    case .cannotPopRootScreen:
+      "the navigation stack holds only its root screen, which cannot be popped"
+    case .alreadyPresenting(let screen):
+      "\(screen) already presents a screen; dismiss it before presenting another"
+    case .nothingPresented(let screen):
+      "\(screen) presents no screen, so there is nothing to dismiss"
+    case .screenNotInStack(let screen):
+      "\(screen) is not on this navigation stack"
+    }
+  }
+}
+
+extension HeadlessUIError: LocalizedError {
+  /// The same line as ``description``, for `localizedDescription`.
+  public var errorDescription: String? { description }
+}
