@@ -20,6 +20,21 @@ public enum LoopbackCollectorError: Error, Equatable, Sendable {
   case socketFailed(operation: String, errno: Int32)
 }
 
+extension LoopbackCollectorError: CustomStringConvertible {
+  /// One line naming the socket call and its `errno`.
+  public var description: String {
+    switch self {
+    case .socketFailed(let operation, let code):
+      "the loopback collector could not start: \(operation) failed with errno \(code) (\(String(cString: strerror(code))))"
+    }
+  }
+}
+
+extension LoopbackCollectorError: LocalizedError {
+  /// The same line as ``description``.
+  public var errorDescription: String? { description }
+}
+
 /// A tiny HTTP/1.1 server on 127.0.0.1 that plays an analytics collector, for tests and examples.
 ///
 /// It binds port 0 (the kernel picks a free port; read it from ``port``), serves one
