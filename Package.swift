@@ -71,6 +71,9 @@ let package = Package(
     // delivery tests and the examples. Not a product: nothing outside this
     // package should depend on it.
     .target(name: "LoopbackCollector", swiftSettings: upcomingFeatures),
+    // A manual `Clock` for the tests, the examples and the benchmark: time that moves only when told
+    // to. Not a product, like LoopbackCollector.
+    .target(name: "ClockTestSupport", dependencies: ["DelegateProxyKit"], swiftSettings: upcomingFeatures),
     // The child process of the JSON Lines kill test (AutoTrackTests); the test
     // finds the binary next to the test bundle and kills it with SIGKILL.
     .executableTarget(
@@ -89,6 +92,7 @@ let package = Package(
       name: "ProxyBench",
       dependencies: [
         "DelegateProxyKit", "HeadlessUI", "AutoTrack", "CaptureStrategies", "CAllocationCounter", "ProxyBenchHarness",
+        "ClockTestSupport",
       ],
       swiftSettings: upcomingFeatures
     ),
@@ -108,7 +112,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "ListSelectionTracking",
-      dependencies: ["AutoTrack", "HeadlessUI"],
+      dependencies: ["AutoTrack", "HeadlessUI", "ClockTestSupport"],
       path: "Examples/ListSelectionTracking",
       swiftSettings: upcomingFeatures
     ),
@@ -120,7 +124,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "ConfigDrivenTracking",
-      dependencies: ["AutoTrack", "HeadlessUI"],
+      dependencies: ["AutoTrack", "HeadlessUI", "ClockTestSupport"],
       path: "Examples/ConfigDrivenTracking",
       // The rules files are read at run time by path (relative to #filePath), not bundled resources.
       exclude: ["rules.json", "rules.plist"],
@@ -144,7 +148,7 @@ let package = Package(
     ),
     .testTarget(
       name: "AutoTrackTests",
-      dependencies: ["AutoTrack", "HeadlessUI", "DelegateProxyKit", "LoopbackCollector"],
+      dependencies: ["AutoTrack", "HeadlessUI", "DelegateProxyKit", "LoopbackCollector", "ClockTestSupport"],
       // Example rules files the tests read by path (relative to #filePath), not bundled resources.
       exclude: ["Resources"],
       swiftSettings: upcomingFeatures

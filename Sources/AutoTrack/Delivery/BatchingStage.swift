@@ -37,9 +37,10 @@ import Synchronization
 /// waiting, the stage empties the outbox and the settled list.
 ///
 /// ## Time
-/// All timing reads the injected ``DeliveryClock``. ``run()`` drives the stage in
-/// production; tests call ``deliverDueBatches()`` after moving a
-/// ``ManualDeliveryClock``, so they never sleep.
+/// All timing reads the injected `Clock` (`ContinuousClock` by default). Instants the stage
+/// reports, such as ``nextWakeUp`` and ``Statistics/nextAttemptAt``, are durations on the stage's
+/// own time line, which starts at zero when the stage is created. ``run()`` drives the stage in
+/// production; tests call ``deliverDueBatches()`` after moving a manual clock, so they never sleep.
 ///
 /// ```swift
 /// let uploader = HTTPBatchUploader(configuration: .init(endpoint: collectorURL))
@@ -144,7 +145,8 @@ public final class BatchingStage: EventSink {
     public var retryCount = 0
     /// Events waiting or in flight.
     public var pendingCount = 0
-    /// When the next attempt may start after a failure, on the stage's clock; `nil` when not backing off.
+    /// When the next attempt may start after a failure, as time since the stage was created on its clock;
+    /// `nil` when not backing off.
     public var nextAttemptAt: Duration?
   }
 
@@ -174,7 +176,7 @@ public final class BatchingStage: EventSink {
   /// The stage's thresholds and limits.
   public let configuration: Configuration
   private let destination: any BatchDestination
-  private let clock: any DeliveryClock
+  private let clock: ElapsedClock
   private let outbox: JSONLinesStore?
   private let onReport: (@Sendable (Report) -> Void)?
   private let state: SanitizerVisibleMutex<State>
@@ -184,7 +186,7 @@ public final class BatchingStage: EventSink {
   /// - Parameters:
   ///   - destination: Where batches go.
   ///   - configuration: Thresholds and limits.
-  ///   - clock: The time source; the system clock by default.
+  ///   - clock: The time source; `ContinuousClock` by default.
   ///   - outbox: A store that keeps events until they are settled, so they survive a restart.
   ///     The stage owns it from now on: send events to the stage, not to the store.
   ///   - onReport: Called, outside the stage's lock, for every ``Report``.
@@ -192,13 +194,14 @@ public final class BatchingStage: EventSink {
   public init(
     destination: any BatchDestination,
     configuration: Configuration = Configuration(),
-    clock: any DeliveryClock = SystemDeliveryClock(),
+    clock: some Clock<Duration> = ContinuousClock(),
     outbox: JSONLinesStore? = nil,
     onReport: (@Sendable (Report) -> Void)? = nil
   ) throws(AutoTrackError) {
     try configuration.validate()
     self.configuration = configuration
     self.destination = destination
+    let clock = ElapsedClock(clock)
     self.clock = clock
     self.outbox = outbox
     self.onReport = onReport
@@ -305,7 +308,8 @@ public final class BatchingStage: EventSink {
   }
 
   /// The instant at which the stage next has work to do by the clock alone: the end of a retry
-  /// delay, or the moment the oldest waiting event reaches the batch age. `nil` when nothing waits.
+  /// delay, or the moment the oldest waiting event reaches the batch age, as time since the stage was
+  /// created on its clock. `nil` when nothing waits.
   public var nextWakeUp: Duration? {
     state.withLock { state in
       guard let oldest = state.queue.first else { return nil }
@@ -539,7 +543,7 @@ public final class BatchingStage: EventSink {
     let timer = deadline.map { deadline in
       Task { [clock] in
         do {
-          try await clock.sleep(until: deadline)
+          try await clock.sleepUntil(deadline)
           self.wakeDriver()
         } catch {}
       }

@@ -158,7 +158,7 @@ public final class JSONLinesStore: EventSink {
   public let configuration: Configuration
   /// What opening the store found: the torn line it cut off, if any.
   public let recovery: Recovery
-  private let clock: any DeliveryClock
+  private let clock: ElapsedClock
   private let state: SanitizerVisibleMutex<State>
   private let directoryPath: String
 
@@ -166,14 +166,16 @@ public final class JSONLinesStore: EventSink {
   ///
   /// - Parameters:
   ///   - configuration: Where and how to write.
-  ///   - clock: The clock for the time-based flush; the system clock by default.
+  ///   - clock: The clock for the time-based flush; `ContinuousClock` by default.
   /// - Throws: ``AutoTrackError/invalidConfiguration(parameter:reason:)`` for bad
   ///   settings, ``AutoTrackError/fileOperationFailed(operation:path:errno:)`` when the
   ///   directory or files cannot be opened, or the directory is in use by another store.
-  public init(configuration: Configuration, clock: any DeliveryClock = SystemDeliveryClock()) throws(AutoTrackError) {
+  public init(
+    configuration: Configuration, clock: some Clock<Duration> = ContinuousClock()
+  ) throws(AutoTrackError) {
     try configuration.validate()
     self.configuration = configuration
-    self.clock = clock
+    self.clock = ElapsedClock(clock)
     let directoryPath = configuration.directory.path
     self.directoryPath = directoryPath
     try PosixFile.makeDirectory(directoryPath)
@@ -282,7 +284,7 @@ public final class JSONLinesStore: EventSink {
     while !Task.isCancelled {
       let first = state.withLock { $0.firstBufferedAt }
       let deadline = (first ?? clock.now()) + configuration.flushInterval
-      do { try await clock.sleep(until: deadline) } catch { return }
+      do { try await clock.sleepUntil(deadline) } catch { return }
       flushIfDue()
     }
   }

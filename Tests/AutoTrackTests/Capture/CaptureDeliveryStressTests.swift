@@ -1,4 +1,5 @@
 import AutoTrack
+import ClockTestSupport
 import DelegateProxyKit
 import Foundation
 import HeadlessUI
@@ -34,12 +35,12 @@ final class CountingSink: EventSink {
     let stage = try BatchingStage(
       destination: destination,
       configuration: .init(maximumBatchSize: 50, maximumBatchAge: .seconds(3600), queueCapacity: 1_000),
-      clock: ManualDeliveryClock(), onReport: reports.handler)
+      clock: ManualClock(), onReport: reports.handler)
     let counting = CountingSink(next: stage)
     let app = Application()
     let shop = ShopScreen(title: "Shop")
     app.show(NavigationStack(root: shop))
-    let clock = ManualTrackingClock()
+    let clock = ManualClock()
     let tracker = AutoTracker(sink: counting, configuration: .init(clock: clock))
     try tracker.start(app)
     let driver = Task.detached { await stage.run() }
@@ -57,7 +58,7 @@ final class CountingSink: EventSink {
     }
     let rows = shop.dataSource.sections[0].count
     for tap in 0..<Self.taps {
-      clock.advance(byMs: 250)
+      clock.advance(by: .milliseconds(250))
       _ = try shop.list.tapRow(at: IndexPath(row: tap % rows, section: 0))
       if tap.isMultiple(of: 100) { await Task.yield() }
     }

@@ -1,4 +1,5 @@
 import AutoTrack
+import ClockTestSupport
 import Foundation
 import HeadlessUI
 import Testing
@@ -6,7 +7,7 @@ import Testing
 @Suite @MainActor struct EventPropertiesTests {
   @Test func aListTapOnTheKnownTreeEncodesLiterally() throws {
     let fixture = try TrackingFixture()
-    fixture.clock.advance(byMs: 250)
+    fixture.clock.advance(by: .milliseconds(250))
     try fixture.shop.list.tapRow(at: IndexPath(row: 1, section: 0))
     var event = try #require(fixture.clicks.first)
     #expect(event.sequence > 0)

@@ -16,14 +16,14 @@ import Testing
 
     try fixture.tracker.start(fixture.app)
     // Application, list and scroll view: three AutoTrack proxies.
-    #expect(fixture.tracker.installedProxyCount == 3)
+    #expect(fixture.tracker.trackedHostCount == 3)
     #expect(delegateState(fixture) != before)
     #expect(fixture.shop.list.delegate === listDelegate)
     #expect(fixture.app.delegate === appDelegate)
 
     fixture.tracker.stop()
     #expect(delegateState(fixture) == before)
-    #expect(fixture.tracker.installedProxyCount == 0)
+    #expect(fixture.tracker.trackedHostCount == 0)
     #expect(!fixture.tracker.isTracking)
 
     // Nothing is captured any more; the app's own delegates still get every call.
@@ -52,13 +52,13 @@ import Testing
     try fixture.tracker.start(fixture.app)
     try fixture.shop.list.tapRow(at: IndexPath(row: 0, section: 0))
     #expect(fixture.clicks.count == 1)
-    #expect(fixture.tracker.installedProxyCount == 3)
+    #expect(fixture.tracker.trackedHostCount == 3)
   }
 
   @Test func startingTwiceOnTheSameApplicationDoesNothing() throws {
     let fixture = try TrackingFixture()
     try fixture.tracker.start(fixture.app)
-    #expect(fixture.tracker.installedProxyCount == 3)
+    #expect(fixture.tracker.trackedHostCount == 3)
     #expect(fixture.events.filter { $0.name == "screen_view" }.count == 1)
   }
 

@@ -1,3 +1,4 @@
+import ClockTestSupport
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 @Suite struct BatchingStageTests {
   private func stage(
-    _ destination: ScriptedDestination, clock: ManualDeliveryClock, batch: Int = 3, age: Duration = .seconds(5),
+    _ destination: ScriptedDestination, clock: ManualClock, batch: Int = 3, age: Duration = .seconds(5),
     capacity: Int = 100, retry: RetryPolicy = RetryPolicy(jitter: 0, seed: 1), outbox: JSONLinesStore? = nil,
     log: ReportLog = ReportLog()
   ) throws -> BatchingStage {
@@ -17,7 +18,7 @@ import Testing
 
   @Test func sendsAFullBatchAtOnceAndWaitsForAPartialOne() async throws {
     let destination = ScriptedDestination()
-    let stage = try stage(destination, clock: ManualDeliveryClock(), batch: 3)
+    let stage = try stage(destination, clock: ManualClock(), batch: 3)
     let events = makeEvents(7)
     for event in events.prefix(2) { stage.send(event) }
     await stage.deliverDueBatches()
@@ -30,7 +31,7 @@ import Testing
 
   @Test func sendsAPartialBatchOnceItsOldestEventIsOldEnough() async throws {
     let destination = ScriptedDestination()
-    let clock = ManualDeliveryClock()
+    let clock = ManualClock()
     let stage = try stage(destination, clock: clock, batch: 10, age: .seconds(5))
     stage.send(makeEvents(1)[0])
     #expect(stage.nextWakeUp == .seconds(5))
@@ -45,7 +46,7 @@ import Testing
 
   @Test func flushSendsEverythingNowAndAcknowledgesIt() async throws {
     let destination = ScriptedDestination()
-    let stage = try stage(destination, clock: ManualDeliveryClock(), batch: 4)
+    let stage = try stage(destination, clock: ManualClock(), batch: 4)
     for event in makeEvents(6) { stage.send(event) }
     let acknowledgement = try await stage.flush()
     #expect(acknowledgement == FlushAcknowledgement(acknowledgedCount: 6, lastAcknowledgedID: "e-5"))
@@ -56,7 +57,7 @@ import Testing
   @Test func overflowDropsTheOldestWaitingEventsAndReportsThem() async throws {
     let destination = ScriptedDestination()
     let log = ReportLog()
-    let stage = try stage(destination, clock: ManualDeliveryClock(), batch: 10, capacity: 3, log: log)
+    let stage = try stage(destination, clock: ManualClock(), batch: 10, capacity: 3, log: log)
     for event in makeEvents(5) { stage.send(event) }
     #expect(stage.statistics.droppedOnOverflowCount == 2)
     #expect(log.all == [.droppedOnOverflow(eventIDs: ["e-0"]), .droppedOnOverflow(eventIDs: ["e-1"])])
@@ -72,7 +73,7 @@ import Testing
     let destination = ScriptedDestination(outcomes: [
       .retry(failure: failure, retryAfter: nil), .retry(failure: failure, retryAfter: nil),
     ])
-    let clock = ManualDeliveryClock()
+    let clock = ManualClock()
     let log = ReportLog()
     let stage = try stage(
       destination, clock: clock, retry: RetryPolicy(initialDelay: .seconds(1), jitter: 0, seed: 7), log: log)
@@ -103,7 +104,7 @@ import Testing
     let destination = ScriptedDestination(outcomes: [
       .retry(failure: failure, retryAfter: nil), .retry(failure: failure, retryAfter: nil),
     ])
-    let clock = ManualDeliveryClock()
+    let clock = ManualClock()
     let stage = try stage(destination, clock: clock, retry: policy, log: log)
     for event in makeEvents(3) { stage.send(event) }
     await stage.deliverDueBatches()
@@ -124,7 +125,7 @@ import Testing
       .retry(failure: .httpStatus(code: 429), retryAfter: .seconds(7)),
       .retry(failure: .httpStatus(code: 503), retryAfter: .seconds(999_999)),
     ])
-    let clock = ManualDeliveryClock()
+    let clock = ManualClock()
     let log = ReportLog()
     let stage = try stage(
       destination, clock: clock, retry: RetryPolicy(jitter: 0, maximumRetryAfter: .seconds(60), seed: 1), log: log)
@@ -140,7 +141,7 @@ import Testing
     let rejection = DeliveryFailure.httpStatus(code: 400)
     let destination = ScriptedDestination(outcomes: [.rejected(failure: rejection)])
     let log = ReportLog()
-    let stage = try stage(destination, clock: ManualDeliveryClock(), batch: 2, log: log)
+    let stage = try stage(destination, clock: ManualClock(), batch: 2, log: log)
     for event in makeEvents(4) { stage.send(event) }
     try await stage.flush()
     #expect(log.all.contains(.rejected(eventIDs: ["e-0", "e-1"], failure: rejection)))
@@ -153,7 +154,7 @@ import Testing
     let failure = DeliveryFailure.transport(reason: "refused")
     let destination = ScriptedDestination(
       outcomes: Array(repeating: .retry(failure: failure, retryAfter: nil), count: 5))
-    let clock = ManualDeliveryClock()
+    let clock = ManualClock()
     let log = ReportLog()
     let stage = try stage(
       destination, clock: clock, retry: RetryPolicy(jitter: 0, maximumAttempts: 2, seed: 1), log: log)
@@ -173,7 +174,7 @@ import Testing
         DeliveryResult(segments: [.init(count: 1, outcome: .accepted), .init(count: batch.count - 1, outcome: retry)])
       }
     ])
-    let clock = ManualDeliveryClock()
+    let clock = ManualClock()
     let stage = try stage(destination, clock: clock, batch: 3)
     for event in makeEvents(3) { stage.send(event) }
     await stage.deliverDueBatches()
@@ -187,7 +188,7 @@ import Testing
   @Test func flushReportsWhatIsStillWaiting() async throws {
     let failure = DeliveryFailure.httpStatus(code: 503)
     let destination = ScriptedDestination(outcomes: [.retry(failure: failure, retryAfter: .seconds(30))])
-    let clock = ManualDeliveryClock()
+    let clock = ManualClock()
     let stage = try stage(destination, clock: clock, batch: 10)
     for event in makeEvents(4) { stage.send(event) }
     await #expect(throws: AutoTrackError.flushIncomplete(pendingCount: 4, lastFailure: failure)) {
@@ -225,7 +226,7 @@ import Testing
       // The process "dies" while the batch is failing: nothing was delivered.
       let failing = ScriptedDestination(outcomes: [.retry(failure: .transport(reason: "offline"), retryAfter: nil)])
       let store = try outbox(directory)
-      let first = try stage(failing, clock: ManualDeliveryClock(), batch: 10, outbox: store)
+      let first = try stage(failing, clock: ManualClock(), batch: 10, outbox: store)
       for event in events { first.send(event) }
       await #expect(throws: AutoTrackError.self) { try await first.flush() }
       try store.close()
@@ -233,7 +234,7 @@ import Testing
     let destination = ScriptedDestination()
     let log = ReportLog()
     let store = try outbox(directory)
-    let second = try stage(destination, clock: ManualDeliveryClock(), batch: 10, outbox: store, log: log)
+    let second = try stage(destination, clock: ManualClock(), batch: 10, outbox: store, log: log)
     #expect(second.statistics.recoveredCount == 5)
     #expect(log.all == [.recovered(count: 5)])
     try await second.flush()
@@ -251,7 +252,7 @@ import Testing
         .accepted, .rejected(failure: rejection), .retry(failure: .httpStatus(code: 500), retryAfter: nil),
       ])
       let store = try outbox(directory)
-      let first = try stage(destination, clock: ManualDeliveryClock(), batch: 2, outbox: store)
+      let first = try stage(destination, clock: ManualClock(), batch: 2, outbox: store)
       for event in events { first.send(event) }
       await #expect(throws: AutoTrackError.self) { try await first.flush() }
       #expect(first.statistics.deliveredCount == 2)
@@ -260,13 +261,13 @@ import Testing
     }
     let destination = ScriptedDestination()
     let store = try outbox(directory)
-    let second = try stage(destination, clock: ManualDeliveryClock(), batch: 10, outbox: store)
+    let second = try stage(destination, clock: ManualClock(), batch: 10, outbox: store)
     #expect(second.statistics.recoveredCount == 2)
     try await second.flush()
     #expect(destination.deliveredIDs == ["e-4", "e-5"])
     #expect(try store.readAll().isEmpty)
     do {
-      let third = try stage(ScriptedDestination(), clock: ManualDeliveryClock(), outbox: store)
+      let third = try stage(ScriptedDestination(), clock: ManualClock(), outbox: store)
       #expect(third.statistics.recoveredCount == 0)
     }
   }
@@ -275,7 +276,7 @@ import Testing
 
   @Test func theDriverDeliversFullAndAgedBatchesWithoutSleeping() async throws {
     let destination = ScriptedDestination()
-    let clock = ManualDeliveryClock()
+    let clock = ManualClock()
     let stage = try stage(destination, clock: clock, batch: 3, age: .seconds(5))
     let driver = Task { await stage.run() }
     defer { driver.cancel() }

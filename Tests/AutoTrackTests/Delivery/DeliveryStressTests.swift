@@ -1,3 +1,4 @@
+import ClockTestSupport
 import DelegateProxyKit
 import Foundation
 import Testing
@@ -60,7 +61,7 @@ import Testing
     let stage = try BatchingStage(
       destination: GatedDestination(gate: gate, inner: destination),
       configuration: .init(maximumBatchSize: 50, maximumBatchAge: .seconds(3600), queueCapacity: Self.stageCapacity),
-      clock: ManualDeliveryClock(), onReport: reports.handler)
+      clock: ManualClock(), onReport: reports.handler)
     let driver = Task { await stage.run() }
     await runOnThreads(
       (0..<Self.threads).map { thread in
@@ -120,7 +121,7 @@ import Testing
     defer { directory.remove() }
     let store = try JSONLinesStore(
       configuration: .init(directory: directory.url, flushEveryEvents: 64, syncOnFlush: false),
-      clock: ManualDeliveryClock())
+      clock: ManualClock())
     await runOnThreads(
       (0..<Self.threads).map { thread in
         { for event in Self.events(of: thread).prefix(1_000) { store.send(event) } }

@@ -1,3 +1,4 @@
+import ClockTestSupport
 import Foundation
 import LoopbackCollector
 import Testing
@@ -172,7 +173,7 @@ import Testing
     let collector = try LoopbackCollector()
     defer { collector.stop() }
     collector.enqueue(.status(503, retryAfter: "2"))
-    let clock = ManualDeliveryClock()
+    let clock = ManualClock()
     let log = ReportLog()
     let stage = try BatchingStage(
       destination: HTTPBatchUploader(configuration: .init(endpoint: collector.url)),
@@ -201,14 +202,14 @@ import Testing
       let store = try JSONLinesStore(configuration: .init(directory: directory.url))
       let stage = try BatchingStage(
         destination: LostResponseDestination(uploader), configuration: .init(maximumBatchSize: 10),
-        clock: ManualDeliveryClock(), outbox: store)
+        clock: ManualClock(), outbox: store)
       for event in events { stage.send(event) }
       await #expect(throws: AutoTrackError.self) { try await stage.flush() }
       try store.close()
     }
     // After the restart the same events go out again.
     let store = try JSONLinesStore(configuration: .init(directory: directory.url))
-    let stage = try BatchingStage(destination: uploader, clock: ManualDeliveryClock(), outbox: store)
+    let stage = try BatchingStage(destination: uploader, clock: ManualClock(), outbox: store)
     try await stage.flush()
     #expect(collector.acceptedEventIDs == events.map(\.id) + events.map(\.id))
     #expect(collector.uniqueAcceptedEventIDs == events.map(\.id))

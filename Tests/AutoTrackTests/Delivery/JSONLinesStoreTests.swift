@@ -1,3 +1,4 @@
+import ClockTestSupport
 import Foundation
 import Testing
 
@@ -40,7 +41,7 @@ import Testing
   @Test func writesWhenTheBufferHoldsFlushEveryEvents() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let store = try JSONLinesStore(configuration: configuration(directory, flushEvery: 3), clock: ManualDeliveryClock())
+    let store = try JSONLinesStore(configuration: configuration(directory, flushEvery: 3), clock: ManualClock())
     let events = makeEvents(7)
     for event in events.prefix(2) { store.send(event) }
     #expect(store.statistics.writtenCount == 0)
@@ -56,7 +57,7 @@ import Testing
   @Test func writesWhenTheOldestBufferedEventIsOldEnough() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let clock = ManualDeliveryClock()
+    let clock = ManualClock()
     let store = try JSONLinesStore(
       configuration: configuration(directory, interval: .milliseconds(100)), clock: clock)
     let events = makeEvents(3)
@@ -76,7 +77,7 @@ import Testing
   @Test func automaticFlushingRunsOnTheInjectedClock() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let clock = ManualDeliveryClock()
+    let clock = ManualClock()
     let store = try JSONLinesStore(
       configuration: configuration(directory, interval: .milliseconds(100)), clock: clock)
     let flusher = Task { await store.runAutomaticFlushing() }

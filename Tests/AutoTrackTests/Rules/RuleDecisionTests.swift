@@ -1,4 +1,5 @@
 import AutoTrack
+import ClockTestSupport
 import Foundation
 import HeadlessUI
 import Testing
@@ -35,12 +36,12 @@ import Testing
   @Test func threeTapsInsideTheWindowGiveOneEvent() throws {
     let fixture = try TrackingFixture()
     fixture.shop.buy.tap()
-    fixture.clock.advance(byMs: 40)
+    fixture.clock.advance(by: .milliseconds(40))
     fixture.shop.buy.tap()
-    fixture.clock.advance(byMs: 59)
+    fixture.clock.advance(by: .milliseconds(59))
     fixture.shop.buy.tap()  // 99 ms after the kept one
     #expect(fixture.clicks.count == 1)
-    fixture.clock.advance(byMs: 1)
+    fixture.clock.advance(by: .milliseconds(1))
     fixture.shop.buy.tap()  // 100 ms: a new window
     #expect(fixture.clicks.count == 2)
     #expect(fixture.debug.decisions.filter { $0 == .dropped(.debounced(windowMs: 100)) }.count == 2)
@@ -61,7 +62,7 @@ import Testing
     let fixture = try TrackingFixture(rules: TrackingRules(debounceMs: window))
     for _ in 0..<3 {
       fixture.shop.buy.tap()
-      fixture.clock.advance(byMs: 200)
+      fixture.clock.advance(by: .milliseconds(200))
     }
     #expect(fixture.clicks.count == expected)
   }
@@ -146,7 +147,7 @@ import Testing
     fixture.tracker.rules.remote.denyEvents = ["element_click"]
     fixture.shop.buy.tap()
     fixture.tracker.rules = TrackingRules()
-    fixture.clock.advance(byMs: 500)
+    fixture.clock.advance(by: .milliseconds(500))
     fixture.shop.buy.tap()
     #expect(fixture.clicks.count == 1)
   }

@@ -1,4 +1,5 @@
 import AutoTrack
+import ClockTestSupport
 import DelegateProxyKit
 import Foundation
 import HeadlessUI
@@ -141,6 +142,9 @@ final class PromoScreen: PromoBaseScreen, AutoTrackScreenNaming, AutoTrackProper
   var autoTrackProperties: [String: PropertyValue] { ["campaign": .string(campaign)] }
 }
 
+/// The wall-clock time fixtures' trackers start at: 1,700,000,000,000 ms since the Unix epoch.
+let fixtureEpoch = Date(timeIntervalSince1970: 1_700_000_000)
+
 /// An application showing a ``ShopScreen``, a tracker on an in-memory sink, a manual clock and debug capture.
 @MainActor
 struct TrackingFixture {
@@ -148,7 +152,7 @@ struct TrackingFixture {
   let shop: ShopScreen
   let stack: NavigationStack
   let sink = InMemorySink()
-  let clock = ManualTrackingClock(nowMs: 1_700_000_000_000)
+  let clock = ManualClock()
   let debug = DebugLines()
   let tracker: AutoTracker
 
@@ -162,7 +166,7 @@ struct TrackingFixture {
     tracker = AutoTracker(
       sink: sink,
       configuration: .init(
-        rules: rules, clock: clock, debugOutput: debug.output,
+        rules: rules, clock: clock, timestampOrigin: fixtureEpoch, debugOutput: debug.output,
         makeEventID: { "E\(counter.add(1, ordering: .relaxed).newValue)" }))
     if start { try tracker.start(app) }
   }

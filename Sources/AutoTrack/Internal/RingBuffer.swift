@@ -1,7 +1,7 @@
 /// A growable first-in first-out buffer with O(1) append and remove-first.
 ///
-/// Used by the bounded queues of ``InMemorySink`` and ``BatchingStage``,
-/// where dropping the oldest element must not shift the whole array.
+/// Used by the bounded queues of ``InMemorySink`` and ``BatchingStage`` and by the debounce
+/// window, where dropping the oldest element must not shift the whole array.
 struct RingBuffer<Element> {
   private var storage: [Element?] = []
   private var head = 0

@@ -1,0 +1,276 @@
+import DelegateProxyKit
+import Foundation
+import HeadlessUI
+
+/// Captures analytics events from an `Application` with no code in the app's delegates.
+///
+/// One call starts tracking, one stops it:
+///
+/// ```swift
+/// let sink = InMemorySink()
+/// let tracker = AutoTracker(sink: sink, configuration: .init(rules: rules))
+/// try tracker.start(app)
+/// try list.tapRow(at: IndexPath(row: 2, section: 0))   // → one element_click in the sink
+/// tracker.stop()                                        // AutoTrack's hooks removed, hosts as before
+/// ```
+///
+/// ### Where it captures
+/// AutoTrack is a client of DelegateProxyKit like any other: it puts typed hooks on HeadlessUI's
+/// own proxies (`ApplicationDelegateProxy`, `ListViewDelegateProxy`, `GridViewDelegateProxy`,
+/// `ScrollViewDelegateProxy`). On a slot where the app or another library already installed that
+/// proxy, it shares it; elsewhere it installs it. Either way a call passes the proxy once, so nothing
+/// is counted twice, and the host's `delegate` keeps returning the app's own delegate.
+/// - Control actions: a hook before `application(_:willSendAction:)`, the application's dispatch
+///   point. An action counts when it is sent for one of the control's
+///   `clickEvents` (a tap on a button, a value change on a switch, segmented control, slider or
+///   stepper): one `element_click`, captured before the action runs.
+/// - Screen views (`screen_view`, at did-appear) and leaves (`screen_leave`, at did-disappear, with
+///   `duration_ms`): a hook after `application(_:screen:didReach:)`. A duration over
+///   ``maximumTrustedDuration`` is recorded as 0 with `duration_invalid: true`.
+/// - Row and item selections (`element_click`) and drags (`scroll_start`): hooks after did-select and
+///   will-begin-dragging on every list, grid and scroll view. The list or grid describes the selection
+///   itself (`SelectionContext`): the row, its cell and its data source.
+///
+/// ``start(_:)`` hooks the views of the visible screens; each screen is scanned again at will-appear
+/// and did-appear, so screens shown later are covered. A list added to a screen that is already
+/// visible is covered at the screen's next appearance, or at once with ``trackViews(in:)``.
+///
+/// ### Deciding and time
+/// Every capture goes through the ``rules`` (see ``CaptureDecision``); with
+/// ``Configuration/debugOutput`` set, each is reported with its decision. Time comes from the
+/// configured `Clock` (`ContinuousClock` by default): debounce windows and screen durations are
+/// measured on it, and an event's timestamp is the configured origin plus the time elapsed on it.
+///
+/// A tracker is used on the main actor, like the hosts it watches.
+@MainActor
+public final class AutoTracker {
+  /// The longest screen duration recorded as measured: 24 hours. A longer one is recorded as 0 with
+  /// `duration_invalid: true`.
+  nonisolated public static let maximumTrustedDuration: Duration = .seconds(24 * 60 * 60)
+
+  /// Where kept events go.
+  public let sink: any EventSink
+
+  /// The rules in force. Setting them (for example after a remote update) applies to the next capture.
+  public var rules: TrackingRules {
+    didSet { compiled = CompiledRules(rules) }
+  }
+
+  /// The application being tracked, `nil` when the tracker is stopped.
+  public private(set) weak var application: Application?
+
+  /// Which tracker tracks each application, so a second one is refused.
+  private static var trackers = ObjectTable<WeakReference<AutoTracker>>()
+
+  private let clock: ElapsedClock
+  private let timestampOriginMs: Int64
+  private let debugOutput: DebugOutput?
+  private var compiled: CompiledRules
+  private let locator = ElementLocator()
+  private var decider = CaptureDecider()
+  private var builder: EventBuilder
+  private var attachments: [HostAttachment] = []
+  private var viewStarts: [ObjectIdentifier: Duration] = [:]
+
+  /// Creates a stopped tracker.
+  ///
+  /// - Parameters:
+  ///   - sink: Where kept events go, e.g. an ``InMemorySink`` or a ``BatchingStage``.
+  ///   - configuration: Rules, clock, debug output and event ids.
+  public init(sink: any EventSink, configuration: Configuration = Configuration()) {
+    self.sink = sink
+    self.rules = configuration.rules
+    self.clock = ElapsedClock(configuration.clock)
+    let origin = configuration.timestampOrigin ?? Date()
+    self.timestampOriginMs = Int64((origin.timeIntervalSince1970 * 1_000).rounded(.down))
+    self.debugOutput = configuration.debugOutput
+    self.compiled = CompiledRules(configuration.rules)
+    self.builder = EventBuilder(makeEventID: configuration.makeEventID, debugOutput: configuration.debugOutput)
+  }
+
+  /// Whether the tracker is tracking an application.
+  public var isTracking: Bool { application != nil }
+
+  /// The number of hosts the tracker has hooks on, the application included.
+  public var trackedHostCount: Int { attachments.count }
+
+  // MARK: Start and stop
+
+  /// Starts tracking an application.
+  ///
+  /// Hooks the application's dispatch and lifecycle reports and every list, grid and scroll view of
+  /// the visible screens, and reports each visible screen as viewed (`screen_view`) from now.
+  /// Starting again on the same application does nothing.
+  ///
+  /// - Parameter application: The application.
+  /// - Throws: ``AutoTrackError/trackingAlreadyStarted(reason:)`` when this tracker tracks another
+  ///   application or another tracker tracks this one; nothing is hooked then.
+  public func start(_ application: Application) throws(AutoTrackError) {
+    if let current = self.application {
+      if current === application { return }
+      throw .trackingAlreadyStarted(reason: "this tracker already tracks another application; stop it first")
+    }
+    if Self.trackers[application]?.object != nil {
+      throw .trackingAlreadyStarted(reason: "another AutoTracker already tracks this application")
+    }
+    self.application = application
+    Self.trackers[application] = WeakReference(self)
+    attachments.append(
+      HostAttachment.attach(to: application, installing: ApplicationDelegateProxy()) {
+        (proxy: ApplicationDelegateProxy) throws(DelegateProxyError) -> [HookToken] in
+        [
+          try proxy.hookBefore(\.willSendAction) { [weak self] _, action in self?.sawAction(action) },
+          try proxy.hookAfter(\.screenDidReach) { [weak self] _, screen, event in
+            self?.screen(screen, didReach: event)
+          },
+        ]
+      })
+    for screen in application.visibleScreens {
+      trackViews(in: screen)
+      beginScreenView(screen)
+    }
+  }
+
+  /// Stops tracking: removes every hook this tracker attached, and every proxy it installed that no
+  /// one else has hooked since, on every host still alive, then forgets open screen views and the
+  /// debounce state. A proxy the app installed stays installed with its own hooks.
+  public func stop() {
+    let detaching = attachments
+    attachments.removeAll()
+    for attachment in detaching.reversed() { attachment.detach() }
+    if let application { Self.trackers[application] = nil }
+    application = nil
+    viewStarts.removeAll()
+    decider.reset()
+  }
+
+  /// Hooks every list, grid and scroll view under `screen`'s root view.
+  ///
+  /// AutoTrack calls this itself when a screen appears; call it after adding a list to a screen that is
+  /// already visible. Views already hooked are skipped. Does nothing while the tracker is stopped.
+  ///
+  /// - Parameter screen: The screen.
+  public func trackViews(in screen: Screen) {
+    guard isTracking else { return }
+    attachments.removeAll { !$0.isHostAlive }
+    scan(screen.view)
+  }
+
+  private func scan(_ view: View) {
+    if let list = view as? ListView {
+      attachSelection(to: list, installing: ListViewDelegateProxy(), \.didSelectRow, \.scroll.willBeginDragging)
+    } else if let grid = view as? GridView {
+      attachSelection(to: grid, installing: GridViewDelegateProxy(), \.didSelectItem, \.scroll.willBeginDragging)
+    } else if let scroll = view as? ScrollView, !isAttached(to: scroll) {
+      attachments.append(
+        HostAttachment.attach(to: scroll, installing: ScrollViewDelegateProxy()) {
+          (proxy: ScrollViewDelegateProxy) throws(DelegateProxyError) -> [HookToken] in
+          [try proxy.hookAfter(\.willBeginDragging) { [weak self] view in self?.capture(.scrollStart(view)) }]
+        })
+    }
+    for subview in view.subviews { scan(subview) }
+  }
+
+  /// Hooks a list's or grid's did-select (asking the host for the selection's context) and its drags.
+  private func attachSelection<
+    Host: SelectionContextProviding & DelegateHosting, Proxy: DelegateProxy<Host.Delegate> & TypedDelegateProxy
+  >(
+    to host: Host, installing make: @autoclosure () -> Proxy,
+    _ didSelect: KeyPath<Proxy.Methods, DelegateMethod<Host, IndexPath, Void>>,
+    _ willBeginDragging: KeyPath<Proxy.Methods, DelegateMethod<ScrollableView, Void>>
+  ) {
+    guard !isAttached(to: host) else { return }
+    attachments.append(
+      HostAttachment.attach(to: host, installing: make()) {
+        (proxy: Proxy) throws(DelegateProxyError) -> [HookToken] in
+        [
+          try proxy.hookAfter(didSelect) { [weak self] host, indexPath in
+            self?.capture(.selection(host.selectionContext(at: indexPath)))
+          },
+          try proxy.hookAfter(willBeginDragging) { [weak self] view in self?.capture(.scrollStart(view)) },
+        ]
+      })
+  }
+
+  private func isAttached(to host: AnyObject) -> Bool {
+    attachments.contains { $0.isAttached(to: host) }
+  }
+
+  // MARK: Per-view and per-screen settings
+
+  /// Never tracks captures of `view` (for a list or grid: its selections).
+  ///
+  /// - Parameter view: The view; held weakly.
+  public func ignore(_ view: View) {
+    decider.ignore(view)
+  }
+
+  /// Adds properties to every event whose element is `view` (for a list or grid, its selections).
+  ///
+  /// - Parameters:
+  ///   - properties: The properties; an empty dictionary removes them.
+  ///   - view: The view; held weakly.
+  public func setProperties(_ properties: [String: PropertyValue], for view: View) {
+    builder.setProperties(properties, for: view)
+  }
+
+  /// Adds properties to every event on `screen`.
+  ///
+  /// - Parameters:
+  ///   - properties: The properties; an empty dictionary removes them.
+  ///   - screen: The screen; held weakly.
+  public func setProperties(_ properties: [String: PropertyValue], for screen: Screen) {
+    builder.setProperties(properties, for: screen)
+  }
+
+  /// The name a screen has in events and rules: its ``AutoTrackScreenNaming/autoTrackScreenName``, else
+  /// its type name.
+  ///
+  /// - Parameter screen: The screen.
+  /// - Returns: The name.
+  public static func screenName(of screen: Screen) -> String {
+    TypeTraits.screenNaming(screen)?.autoTrackScreenName ?? ElementDescription.typeName(of: screen)
+  }
+
+  // MARK: From hooks to the sink
+
+  private func sawAction(_ action: SentAction) {
+    guard action.sender.clickEvents.contains(action.event) else { return }
+    capture(.action(name: action.name, control: action.sender))
+  }
+
+  private func screen(_ screen: Screen, didReach event: ScreenLifecycleEvent) {
+    switch event {
+    case .willAppear: trackViews(in: screen)
+    case .didAppear:
+      trackViews(in: screen)
+      beginScreenView(screen)
+    case .willDisappear: break
+    case .didDisappear:
+      let now = clock.now()
+      let start = viewStarts.removeValue(forKey: ObjectIdentifier(screen))
+      capture(.screenLeave(screen, ScreenDuration(start.map { now - $0 })), at: now)
+    }
+  }
+
+  private func beginScreenView(_ screen: Screen) {
+    let now = clock.now()
+    viewStarts[ObjectIdentifier(screen)] = now
+    capture(.screenView(screen), at: now)
+  }
+
+  /// The one path every capture takes: place it, decide, report, build, send.
+  private func capture(_ capture: Capture, at now: Duration? = nil) {
+    let now = now ?? clock.now()
+    let rules = compiled
+    let subject = locator.subject(of: capture)
+    let configured = rules.configuredName(for: capture, on: subject.screen)
+    let name = configured ?? capture.defaultName
+    let decision = decider.decide(
+      capture, about: subject, named: name, configured: configured != nil, rules: rules, at: now)
+    debugOutput?.write(.capture(event: name, elementPath: subject.path, decision: decision))
+    guard decision == .kept else { return }
+    let timestamp = timestampOriginMs + now.wholeMilliseconds
+    sink.send(builder.event(for: capture, about: subject, named: name, rules: rules, timestampMs: timestamp))
+  }
+}

@@ -1,0 +1,94 @@
+import HeadlessUI
+
+/// The rules in force, turned into sets and matchers for the lookups every capture makes.
+///
+/// Compiled once per ``AutoTracker/rules`` change. A class, so a capture reads them with one retain.
+final class CompiledRules: Sendable {
+  /// A path pattern of the remote lists: exact, or a prefix when it ends in `*`.
+  enum PathPattern: Sendable {
+    case exact(String)
+    case prefix(Substring)
+
+    init(_ pattern: String) {
+      self = pattern.hasSuffix("*") ? .prefix(pattern.dropLast()) : .exact(pattern)
+    }
+
+    func matches(_ path: String) -> Bool {
+      switch self {
+      case .exact(let pattern): path == pattern
+      case .prefix(let prefix): path.hasPrefix(prefix)
+      }
+    }
+  }
+
+  /// The debounce window; zero turns debouncing off.
+  let debounceWindow: Duration
+  let debounceMs: Int
+  let dropUnconfigured: Bool
+  let ignoredIdentifiers: Set<String>
+  let ignoredViewTypes: Set<String>
+  let ignoredScreenTypes: Set<String>
+  let ignoredEvents: Set<String>
+  let screens: [String: ScreenRule]
+  let allowPaths: [(pattern: String, matcher: PathPattern)]
+  let denyPaths: [(pattern: String, matcher: PathPattern)]
+  let allowEvents: Set<String>
+  let denyEvents: Set<String>
+
+  init(_ rules: TrackingRules) {
+    debounceMs = rules.debounceMs
+    debounceWindow = .milliseconds(rules.debounceMs)
+    dropUnconfigured = rules.dropUnconfigured
+    ignoredIdentifiers = Set(rules.ignore.viewIdentifiers)
+    ignoredViewTypes = Set(rules.ignore.viewTypes)
+    ignoredScreenTypes = Set(rules.ignore.screenTypes)
+    ignoredEvents = Set(rules.ignore.events)
+    screens = rules.screens
+    allowPaths = rules.remote.allowPaths.map { ($0, PathPattern($0)) }
+    denyPaths = rules.remote.denyPaths.map { ($0, PathPattern($0)) }
+    allowEvents = Set(rules.remote.allowEvents)
+    denyEvents = Set(rules.remote.denyEvents)
+  }
+
+  /// The rule of a screen, by its name in rules.
+  @MainActor
+  func screenRule(for screen: Screen) -> ScreenRule? {
+    guard !screens.isEmpty else { return nil }
+    return screens[AutoTracker.screenName(of: screen)]
+  }
+
+  /// The event id the screen's rule configures for a capture, or `nil` when it configures none.
+  @MainActor
+  func configuredName(for capture: Capture, on screen: Screen?) -> String? {
+    guard let screen, let rule = screenRule(for: screen) else { return nil }
+    switch capture {
+    case .action(let name, _): return rule.actions[name]
+    case .selection: return rule.listSelection
+    case .screenView: return rule.viewEvent
+    case .screenLeave: return rule.leaveEvent
+    case .scrollStart: return nil
+    }
+  }
+
+  /// The remote rule that drops an event, described, or `nil` when the remote lists keep it.
+  ///
+  /// - Parameters:
+  ///   - name: The event's name (configured or default).
+  ///   - defaultName: The capture's default name.
+  ///   - path: The element path; path lists do not apply to events without one.
+  func denial(name: String, defaultName: String, path: String?) -> String? {
+    if denyEvents.contains(name) { return "event \(name) in denyEvents" }
+    if denyEvents.contains(defaultName) { return "event \(defaultName) in denyEvents" }
+    if !allowEvents.isEmpty, !allowEvents.contains(name), !allowEvents.contains(defaultName) {
+      return "event \(name) not in allowEvents"
+    }
+    guard let path else { return nil }
+    if let deny = denyPaths.first(where: { $0.matcher.matches(path) }) {
+      return "path matches denyPaths \(deny.pattern)"
+    }
+    if !allowPaths.isEmpty, !allowPaths.contains(where: { $0.matcher.matches(path) }) {
+      return "path not in allowPaths"
+    }
+    return nil
+  }
+}

@@ -1,0 +1,92 @@
+import AutoTrack
+import ClockTestSupport
+import DelegateProxyKit
+import Foundation
+import HeadlessUI
+import Testing
+
+/// AutoTrack hooks HeadlessUI's own proxies. When the app installs the same proxy on the same slot,
+/// before or after AutoTrack starts, both share it, and `stop()` takes away AutoTrack's hooks only.
+@Suite @MainActor struct SharedProxyTests {
+  let row = IndexPath(row: 0, section: 0)
+
+  @Test func theAppsProxyInstalledBeforeStartStaysWithItsHooks() throws {
+    let fixture = try TrackingFixture(start: false)
+    let delegate = SelectionCountingDelegate()
+    fixture.shop.list.delegate = delegate
+    let theirs = try fixture.shop.list.installProxy(ListViewDelegateProxy())
+    let theirHook = HookCounter()
+    try theirs.hookAfter(\.didSelectRow) { _, _ in theirHook.increment() }
+    let before = delegateState(fixture)
+
+    try fixture.tracker.start(fixture.app)
+    #expect(fixture.shop.list.installedProxy(ofType: ListViewDelegateProxy.self) === theirs)
+    #expect(theirs.hooks.count == 3, "theirs, and AutoTrack's did-select and will-begin-dragging hooks")
+    try fixture.shop.list.tapRow(at: row)
+    #expect(fixture.clicks.count == 1)
+    #expect(theirHook.value == 1)
+
+    fixture.tracker.stop()
+    #expect(delegateState(fixture) == before)
+    #expect(fixture.shop.list.installedProxy(ofType: ListViewDelegateProxy.self) === theirs)
+    #expect(theirs.hooks.count == 1)
+    fixture.clock.advance(by: .seconds(1))
+    try fixture.shop.list.tapRow(at: row)
+    #expect(fixture.clicks.count == 1, "nothing captured after stop")
+    #expect(theirHook.value == 2, "their hook still runs")
+    #expect(delegate.selections == [row, row])
+  }
+
+  @Test func theAppsProxyInstalledAfterStartIsAutoTracksAndStaysForTheApp() throws {
+    let fixture = try TrackingFixture(start: false)
+    let delegate = SelectionCountingDelegate()
+    fixture.shop.list.delegate = delegate
+    try fixture.tracker.start(fixture.app)
+    let autoTracks = try #require(fixture.shop.list.installedProxy(ofType: ListViewDelegateProxy.self))
+
+    let theirs = try fixture.shop.list.installProxy(ListViewDelegateProxy())
+    #expect(theirs === autoTracks, "installing a proxy type already installed returns it")
+    let theirHook = HookCounter()
+    try theirs.hookAfter(\.didSelectRow) { _, _ in theirHook.increment() }
+    try fixture.shop.list.tapRow(at: row)
+    #expect(fixture.clicks.count == 1)
+    #expect(theirHook.value == 1)
+
+    fixture.tracker.stop()
+    #expect(fixture.shop.list.installedProxy(ofType: ListViewDelegateProxy.self) === theirs, "the app uses it now")
+    #expect(theirs.hooks.count == 1)
+    #expect(fixture.shop.list.delegate === delegate)
+    fixture.clock.advance(by: .seconds(1))
+    try fixture.shop.list.tapRow(at: row)
+    #expect(fixture.clicks.count == 1)
+    #expect(theirHook.value == 2)
+    #expect(delegate.selections == [row, row])
+  }
+
+  @Test func aProxyOnlyAutoTrackUsedLeavesWithIt() throws {
+    let fixture = try TrackingFixture(start: false)
+    let before = delegateState(fixture)
+    try fixture.tracker.start(fixture.app)
+    #expect(fixture.shop.list.installedProxy(ofType: ListViewDelegateProxy.self) != nil)
+    #expect(fixture.shop.feed.installedProxy(ofType: ScrollViewDelegateProxy.self) != nil)
+    #expect(fixture.app.installedProxy(ofType: ApplicationDelegateProxy.self) != nil)
+    fixture.tracker.stop()
+    #expect(delegateState(fixture) == before)
+    #expect(fixture.shop.list.delegateSlot.proxies.isEmpty)
+    #expect(fixture.app.delegateSlot.proxies.isEmpty)
+  }
+
+  @Test func theAppsApplicationProxyAndItsHooksSurviveStop() throws {
+    let fixture = try TrackingFixture(start: false)
+    let theirs = try fixture.app.installProxy(ApplicationDelegateProxy())
+    var actions: [String] = []
+    try theirs.hookBefore(\.willSendAction) { _, action in actions.append(action.name) }
+    try fixture.tracker.start(fixture.app)
+    fixture.shop.buy.tap()
+    fixture.tracker.stop()
+    fixture.shop.cancel.tap()
+    #expect(actions == ["buyDown", "buy", "cancel"])
+    #expect(fixture.clicks.map { $0.properties["element_id"] } == ["buy"])
+    #expect(fixture.app.delegateSlot.proxies.map(ObjectIdentifier.init) == [ObjectIdentifier(theirs)])
+  }
+}
