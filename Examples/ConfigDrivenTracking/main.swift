@@ -5,6 +5,7 @@
 //   swift run ConfigDrivenTracking
 
 import AutoTrack
+import ClockTestSupport
 import Foundation
 import HeadlessUI
 import Synchronization
@@ -93,7 +94,7 @@ print("   after fixing the typo: \(remaining.count) problem(s)")
 let app = Application()
 let cart = CartScreen(title: "Cart")
 app.show(NavigationStack(root: cart))
-let clock = ManualTrackingClock()
+let clock = ManualClock()
 let sink = InMemorySink()
 // Debug mode: `.standardOutput` prints each line; this output also counts the captures.
 let captureCount = Atomic<Int>(0)
@@ -114,7 +115,7 @@ try step("tap row 0", "the screen's listSelection names it") {
   _ = try cart.list.tapRow(at: IndexPath(row: 0, section: 0))
 }
 try step("tap row 0 again 100 ms later", "debounceMs is 300") {
-  clock.advance(byMs: 100)
+  clock.advance(by: .milliseconds(100))
   _ = try cart.list.tapRow(at: IndexPath(row: 0, section: 0))
 }
 step("tap Pay, then Apply coupon", "both actions have event ids (the second one only since the fix)") {

@@ -4,6 +4,7 @@
 //   swift run ListSelectionTracking
 
 import AutoTrack
+import ClockTestSupport
 import Foundation
 import HeadlessUI
 import Synchronization
@@ -71,14 +72,17 @@ app.show(stack)  // Market: will-appear, did-appear (nobody is tracking yet)
 
 // MARK: Tracking
 
-// A manual clock makes the timestamps (and the debounce window) predictable; production uses the system
-// clock. Event ids are counted for the same reason; the default is a fresh UUID per event.
-let clock = ManualTrackingClock(nowMs: 1_700_000_000_000)
+// A manual clock and a fixed timestamp origin make the timestamps (and the debounce window)
+// predictable; production uses `ContinuousClock` and the system's wall clock. Event ids are counted for
+// the same reason; the default is a fresh UUID per event.
+let clock = ManualClock()
 let sink = InMemorySink()
 let eventCount = Atomic<Int>(0)
 let tracker = AutoTracker(
   sink: sink,
-  configuration: .init(clock: clock, makeEventID: { "event-\(eventCount.add(1, ordering: .relaxed).newValue)" }))
+  configuration: .init(
+    clock: clock, timestampOrigin: Date(timeIntervalSince1970: 1_700_000_000),
+    makeEventID: { "event-\(eventCount.add(1, ordering: .relaxed).newValue)" }))
 
 let encoder = TrackedEvent.jsonEncoder()  // sorted keys: each line diffs cleanly
 func printNewEvents(_ why: String) {
@@ -92,39 +96,39 @@ func printNewEvents(_ why: String) {
 
 print("list delegate before start: \(type(of: market.list.delegate!))")
 try tracker.start(app)
-print("\ntracker started with \(tracker.installedProxyCount) proxies (the application's and the list's)")
+print("\ntracker started, with hooks on \(tracker.trackedHostCount) hosts (the application and the list)")
 print("list delegate after start: \(type(of: market.list.delegate!)) (the proxy sits in the slot, not the property)")
 printNewEvents("the visible screen counts as viewed from now")
 
 // MARK: Taps
 
 print("\n1. tap the row 'Banana'")
-clock.advance(byMs: 1_200)
+clock.advance(by: .milliseconds(1_200))
 _ = try market.list.tapRow(at: IndexPath(row: 1, section: 0))
-printNewEvents("the list proxy forwarded did-select to FruitPicker, then reported the row")
+printNewEvents("the list's proxy forwarded did-select to FruitPicker; AutoTrack's after hook reported the row")
 
 print("\n2. tap 'Banana' again 40 ms later, then 'Cherry'")
-clock.advance(byMs: 40)
+clock.advance(by: .milliseconds(40))
 _ = try market.list.tapRow(at: IndexPath(row: 1, section: 0))
 _ = try market.list.tapRow(at: IndexPath(row: 2, section: 0))
 printNewEvents("the repeat within 100 ms of the same row is debounced; another row is not")
 
 print("\n3. flip the switch")
-clock.advance(byMs: 500)
+clock.advance(by: .milliseconds(500))
 market.organic.tap()
 printNewEvents("a value control counts its value-changed action; its content says checked")
 
 print("\n4. tap 'Details', wait 3 s, go back")
-clock.advance(byMs: 800)
+clock.advance(by: .milliseconds(800))
 market.details.tap()
-clock.advance(byMs: 3_000)
+clock.advance(by: .milliseconds(3_000))
 _ = try stack.pop()
 printNewEvents("the click is seen before the action runs; then the screens leave and appear")
 
 // MARK: Stop
 
 tracker.stop()
-print("\nafter stop(): \(tracker.installedProxyCount) proxies installed, tracking: \(tracker.isTracking)")
+print("\nafter stop(): hooks on \(tracker.trackedHostCount) hosts, tracking: \(tracker.isTracking)")
 _ = try market.list.tapRow(at: IndexPath(row: 0, section: 0))
 printNewEvents("the hosts are as they were before start(), so nothing is captured")
 let delegateName = "\(type(of: market.list.delegate!))"

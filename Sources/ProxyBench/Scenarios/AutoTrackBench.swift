@@ -1,4 +1,5 @@
 import AutoTrack
+import ClockTestSupport
 import Foundation
 import HeadlessUI
 import ProxyBenchHarness
@@ -7,13 +8,6 @@ import Synchronization
 // The bodies of the `autotrack` scenario's element and memory variants and of
 // `typed-forwarding/autotrack-memory`, kept apart from the scenario files so the
 // typed-forwarding file only calls `autoTrackMemoryBody()`.
-
-/// A clock that moves 1 s forward on every read, so no benchmarked tap is ever debounced while the
-/// debounce bookkeeping still runs on every capture.
-final class SteppingTrackingClock: TrackingClock {
-  private let now = Atomic<Int64>(1_700_000_000_000)
-  func currentTimeMs() -> Int64 { now.add(1_000, ordering: .relaxed).newValue }
-}
 
 /// A screen whose root view holds `depth` nested views, each with a label, and a one-row list at the bottom.
 @MainActor
@@ -53,13 +47,16 @@ final class BenchSelectionDelegate: ListViewDelegate {
   func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) { count &+= 1 }
 }
 
-/// An application tracking a ``BenchDepthScreen`` into an in-memory sink.
+/// An application tracking a ``BenchDepthScreen`` into an in-memory sink. Move ``clock`` past the
+/// debounce window before each tap (``tap(at:)`` does), so no tap is debounced while the debounce
+/// bookkeeping still runs on every capture.
 @MainActor
 struct AutoTrackBenchFixture {
   let app = Application()
   let screen: BenchDepthScreen
   let delegate = BenchSelectionDelegate()
   let sink = InMemorySink(capacity: 10_000)
+  let clock = ManualClock()
   let tracker: AutoTracker
 
   init(depth: Int) {
@@ -67,12 +64,18 @@ struct AutoTrackBenchFixture {
     app.show(NavigationStack(root: screen))
     screen.list.delegate = delegate
     screen.list.reloadData()
-    tracker = AutoTracker(sink: sink, configuration: .init(clock: SteppingTrackingClock()))
+    tracker = AutoTracker(sink: sink, configuration: .init(clock: clock))
     do {
       try tracker.start(app)
     } catch {
       preconditionFailure("autotrack bench: \(error)")
     }
+  }
+
+  /// Moves the clock 1 s on, then reports did-select of `indexPath` through the list's proxy.
+  func tap(at indexPath: IndexPath) {
+    clock.advance(by: .seconds(1))
+    screen.list.dispatchDidSelect(at: indexPath)
   }
 }
 
@@ -103,16 +106,16 @@ func elementContentBody(depth: Int) -> Variant.Body {
   }
 }
 
-/// `typed-forwarding/autotrack-memory`: a list tap at view depth 20 dispatched through AutoTrack's proxy,
-/// forwarded to the app's delegate, built into an event and kept in an in-memory sink.
+/// `typed-forwarding/autotrack-memory`: a list did-select at view depth 20 dispatched through the list's
+/// proxy, forwarded to the app's delegate, captured by AutoTrack's hook, built into an event and kept
+/// in an in-memory sink.
 @MainActor
 func autoTrackMemoryBody() -> Variant.Body {
   .timedLoop {
     let fixture = AutoTrackBenchFixture(depth: 20)
     let indexPath = opaque(IndexPath(row: 0, section: 0))
-    let list = opaque(fixture.screen.list)
     return { iterations in
-      for _ in 0..<iterations { list.dispatchDidSelect(at: indexPath) }
+      for _ in 0..<iterations { fixture.tap(at: indexPath) }
       blackHole(fixture)
     }
   }
@@ -129,7 +132,7 @@ func eventsMemoryBody() -> Variant.Body {
     var allocations: UInt64? = 0
     for _ in 0..<context.configuration.sampleCount {
       let sample = context.time {
-        for _ in 0..<taps { fixture.screen.list.dispatchDidSelect(at: indexPath) }
+        for _ in 0..<taps { fixture.tap(at: indexPath) }
       }
       values.append(Double(taps) / (Double(max(sample.nanoseconds, 1)) / 1e9))
       allocations = allocations.flatMap { total in sample.allocations.map { total + $0 } }
