@@ -71,8 +71,8 @@ let package = Package(
     // delivery tests and the examples. Not a product: nothing outside this
     // package should depend on it.
     .target(name: "LoopbackCollector", swiftSettings: upcomingFeatures),
-    // A manual `Clock` for the tests, the examples and the benchmark: time that moves only when told
-    // to. Not a product, like LoopbackCollector.
+    // A manual `Clock` for the tests and the examples: time that moves only when told to. Not a
+    // product, like LoopbackCollector.
     .target(name: "ClockTestSupport", dependencies: ["DelegateProxyKit"], swiftSettings: upcomingFeatures),
     // The child process of the JSON Lines kill test (AutoTrackTests); the test
     // finds the binary next to the test bundle and kills it with SIGKILL.
@@ -92,7 +92,6 @@ let package = Package(
       name: "ProxyBench",
       dependencies: [
         "DelegateProxyKit", "HeadlessUI", "AutoTrack", "CaptureStrategies", "CAllocationCounter", "ProxyBenchHarness",
-        "ClockTestSupport",
       ],
       swiftSettings: upcomingFeatures
     ),

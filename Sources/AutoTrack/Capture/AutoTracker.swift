@@ -67,7 +67,8 @@ public final class AutoTracker {
   private let debugOutput: DebugOutput?
   private var compiled: CompiledRules
   private let locator = ElementLocator()
-  private var decider = CaptureDecider()
+  // Mutated only by `capture(_:at:)`, which runs no code of the app while it decides.
+  @exclusivity(unchecked) private var decider = CaptureDecider()
   private var builder: EventBuilder
   private var attachments: [HostAttachment] = []
   private var viewStarts: [ObjectIdentifier: Duration] = [:]

@@ -52,9 +52,11 @@ struct CaptureDecider {
     }
     if !configured, rules.dropUnconfigured { return .dropped(.noRule) }
     let defaultName = capture.defaultName
-    if rules.ignoredEvents.contains(name) { return .dropped(.ignored(.event(name))) }
-    if rules.ignoredEvents.contains(defaultName) { return .dropped(.ignored(.event(defaultName))) }
-    if let rule = rules.denial(name: name, defaultName: defaultName, path: subject.path) {
+    if !rules.ignoredEvents.isEmpty {
+      if rules.ignoredEvents.contains(name) { return .dropped(.ignored(.event(name))) }
+      if rules.ignoredEvents.contains(defaultName) { return .dropped(.ignored(.event(defaultName))) }
+    }
+    if rules.hasRemoteLists, let rule = rules.denial(name: name, defaultName: defaultName, path: subject.path) {
       return .dropped(.denied(rule: rule))
     }
     if let key = capture.debounceKey, rules.debounceWindow > .zero,

@@ -34,6 +34,8 @@ final class CompiledRules: Sendable {
   let denyPaths: [(pattern: String, matcher: PathPattern)]
   let allowEvents: Set<String>
   let denyEvents: Set<String>
+  /// Whether any remote list has an entry; when none has, ``denial(name:defaultName:path:)`` keeps all.
+  let hasRemoteLists: Bool
 
   init(_ rules: TrackingRules) {
     debounceMs = rules.debounceMs
@@ -48,6 +50,7 @@ final class CompiledRules: Sendable {
     denyPaths = rules.remote.denyPaths.map { ($0, PathPattern($0)) }
     allowEvents = Set(rules.remote.allowEvents)
     denyEvents = Set(rules.remote.denyEvents)
+    hasRemoteLists = !(allowPaths.isEmpty && denyPaths.isEmpty && allowEvents.isEmpty && denyEvents.isEmpty)
   }
 
   /// The rule of a screen, by its name in rules.

@@ -81,7 +81,8 @@ struct EventBuilder {
       if let provider {
         properties.merge(provider.autoTrackProperties(at: selection.indexPath, in: selection.host)) { _, new in new }
       }
-      properties["element_position"] = .string("\(selection.indexPath.section):\(selection.indexPath.row)")
+      properties["element_position"] = .string(
+        String(selection.indexPath.section) + ":" + String(selection.indexPath.row))
       // A row with no loaded cell: the element is the host, described only as a cell of it.
       describesView = selection.cell != nil
     case .action(_, let control):

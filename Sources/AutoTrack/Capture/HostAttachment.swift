@@ -49,8 +49,10 @@ struct HostAttachment {
     if existing != nil {
       origin = .shared
     } else {
-      origin = .installed { [weak host, weak proxy] in
-        guard let host, let proxy, proxy.hooks.isEmpty else { return }
+      // The proxy is held strongly: a weak reference would give it a side table, and every retain on
+      // the forwarding path would take the slow way. The slot holds it as long anyway.
+      origin = .installed { [weak host] in
+        guard let host, proxy.hooks.isEmpty else { return }
         host.removeProxy(proxy)
       }
     }

@@ -17,7 +17,8 @@ public enum ElementDescription {
   /// The longest `element_content`, in characters.
   public static let maximumContentLength = 255
 
-  private static var typeNames: [ObjectIdentifier: String] = [:]
+  // Main actor only, never accessed re-entrantly: no dynamic exclusivity checks on this hot path.
+  @exclusivity(unchecked) private static var typeNames: [ObjectIdentifier: String] = [:]
 
   /// The unqualified name of an object's dynamic type, e.g. `ListCell`.
   ///

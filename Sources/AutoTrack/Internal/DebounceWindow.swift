@@ -45,10 +45,13 @@ struct DebounceWindow<Key: Hashable> {
   /// - Complexity: O(1) amortized.
   mutating func admit(_ key: Key, at now: Duration, window: Duration) -> Bool {
     while let oldest = order.first, now - oldest.at >= window { retireOldest() }
-    if let last = lastKept[key], now - last >= .zero, now - last < window { return false }
-    if order.count >= capacity { retireOldest() }
-    lastKept[key] = now
+    // One hash on the common path: write first, put the old time back when the click is debounced.
+    if let last = lastKept.updateValue(now, forKey: key), now - last >= .zero, now - last < window {
+      lastKept[key] = last
+      return false
+    }
     order.append(Kept(key: key, at: now))
+    if order.count > capacity { retireOldest() }
     return true
   }
 
@@ -59,8 +62,8 @@ struct DebounceWindow<Key: Hashable> {
   }
 
   private mutating func retireOldest() {
-    guard let oldest = order.removeFirst() else { return }
+    guard let oldest = order.removeFirst(), let index = lastKept.index(forKey: oldest.key) else { return }
     // A later click of the same element (kept after this one expired) owns the entry now.
-    if lastKept[oldest.key] == oldest.at { lastKept[oldest.key] = nil }
+    if lastKept.values[index] == oldest.at { lastKept.remove(at: index) }
   }
 }

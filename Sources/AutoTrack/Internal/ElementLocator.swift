@@ -27,8 +27,9 @@ final class ElementLocator {
   /// The most paths kept; the cache starts over when full.
   static let capacity = 1_024
 
-  private var cache: [ObjectIdentifier: CachedPath] = [:]
-  private var generation: UInt64 = .max
+  // Read and written on the main actor only, never re-entrantly: no dynamic exclusivity checks.
+  @exclusivity(unchecked) private var cache: [ObjectIdentifier: CachedPath] = [:]
+  @exclusivity(unchecked) private var generation: UInt64 = .max
 
   /// The element and path of a capture, or its screen.
   func subject(of capture: Capture) -> CaptureSubject {
@@ -40,15 +41,30 @@ final class ElementLocator {
     case .scrollStart(let view):
       return locate(view)
     case .selection(let selection):
-      let (hostPath, screen) = pathAndScreen(of: selection.host)
-      let indexPath = selection.indexPath
-      let suffix = "[\(indexPath.section)][\(indexPath.row)]"
       guard let cell = selection.cell else {
-        return .element(selection.host, path: hostPath + "/Cell" + suffix, screen: screen)
+        let (hostPath, screen) = pathAndScreen(of: selection.host)
+        return .element(
+          selection.host, path: Self.rowPath(hostPath, "Cell", selection.indexPath), screen: screen)
       }
       guard cell.superview === selection.host else { return locate(cell) }
-      return .element(cell, path: hostPath + "/" + ElementDescription.typeName(of: cell) + suffix, screen: screen)
+      let (hostPath, screen) = pathAndScreen(of: selection.host)
+      let path = Self.rowPath(hostPath, ElementDescription.typeName(of: cell), selection.indexPath)
+      return .element(cell, path: path, screen: screen)
     }
+  }
+
+  /// `<hostPath>/<type>[section][row]`, built in one buffer.
+  private static func rowPath(_ hostPath: String, _ type: String, _ indexPath: IndexPath) -> String {
+    var path = hostPath
+    path.reserveCapacity(hostPath.utf8.count + type.utf8.count + 24)
+    path += "/"
+    path += type
+    path += "["
+    path += String(indexPath.section)
+    path += "]["
+    path += String(indexPath.row)
+    path += "]"
+    return path
   }
 
   private func locate(_ view: View) -> CaptureSubject {

@@ -10,7 +10,8 @@ enum TypeTraits {
     var providesRowProperties: Bool
   }
 
-  private static var cache: [ObjectIdentifier: Traits] = [:]
+  // Main actor only, never accessed re-entrantly: no dynamic exclusivity checks on this hot path.
+  @exclusivity(unchecked) private static var cache: [ObjectIdentifier: Traits] = [:]
 
   private static func traits(of object: AnyObject) -> Traits {
     let key = ObjectIdentifier(type(of: object))

@@ -1,5 +1,4 @@
 import AutoTrack
-import ClockTestSupport
 import Foundation
 import HeadlessUI
 import ProxyBenchHarness
@@ -47,16 +46,14 @@ final class BenchSelectionDelegate: ListViewDelegate {
   func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) { count &+= 1 }
 }
 
-/// An application tracking a ``BenchDepthScreen`` into an in-memory sink. Move ``clock`` past the
-/// debounce window before each tap (``tap(at:)`` does), so no tap is debounced while the debounce
-/// bookkeeping still runs on every capture.
+/// An application tracking a ``BenchDepthScreen`` into an in-memory sink, on a clock that moves 1 s
+/// at every capture, so no tap is debounced while the debounce bookkeeping still runs on every one.
 @MainActor
 struct AutoTrackBenchFixture {
   let app = Application()
   let screen: BenchDepthScreen
   let delegate = BenchSelectionDelegate()
   let sink = InMemorySink(capacity: 10_000)
-  let clock = ManualClock()
   let tracker: AutoTracker
 
   init(depth: Int) {
@@ -64,7 +61,7 @@ struct AutoTrackBenchFixture {
     app.show(NavigationStack(root: screen))
     screen.list.delegate = delegate
     screen.list.reloadData()
-    tracker = AutoTracker(sink: sink, configuration: .init(clock: clock))
+    tracker = AutoTracker(sink: sink, configuration: .init(clock: SteppingClock(step: .seconds(1))))
     do {
       try tracker.start(app)
     } catch {
@@ -72,9 +69,8 @@ struct AutoTrackBenchFixture {
     }
   }
 
-  /// Moves the clock 1 s on, then reports did-select of `indexPath` through the list's proxy.
+  /// Reports did-select of `indexPath` through the list's proxy.
   func tap(at indexPath: IndexPath) {
-    clock.advance(by: .seconds(1))
     screen.list.dispatchDidSelect(at: indexPath)
   }
 }

@@ -11,6 +11,7 @@ let autoTrackDepths = [5, 20, 50]
 ///   list to the app's delegate, without AutoTrack, with AutoTrack capturing into an in-memory sink
 ///   (one element live in the debounce window), and with 2,000 distinct elements live in the window.
 ///   Targets: both tracked taps within 2× the untracked one, so the crowded window costs no more.
+///   `tap-empty-hook` shows the floor under them: the list's proxy with one empty typed hook.
 /// - `element-path-5`, `element-path-20`, `element-path-50`: a `.timedLoop` computing the element
 ///   path of a view nested that deep (view tree built in setup).
 /// - `element-content-5`, `element-content-20`, `element-content-50`: the same for element content.
@@ -21,6 +22,7 @@ let autoTrackDepths = [5, 20, 50]
 func autoTrackScenario() -> Scenario {
   var variants: [Variant] = [
     Variant(id: "tap-untracked", body: tapBody(.none)),
+    Variant(id: "tap-empty-hook", body: tapBody(.emptyHook)),
     Variant(id: "tap-tracked", targets: [.ratioToBaselineAtMost(2)], body: tapBody(.spaced)),
     Variant(id: "tap-tracked-crowded", targets: [.ratioToBaselineAtMost(2)], body: tapBody(.crowded)),
   ]

@@ -1,5 +1,5 @@
 import AutoTrack
-import ClockTestSupport
+import DelegateProxyKit
 import Foundation
 import HeadlessUI
 import ProxyBenchHarness
@@ -12,6 +12,9 @@ import ProxyBenchHarness
 enum TapTracking {
   /// No tracker: the baseline.
   case none
+  /// No tracker; the list's `ListViewDelegateProxy` with one empty typed after hook on did-select:
+  /// what any hook-based capture pays before it does anything.
+  case emptyHook
   /// AutoTrack into an in-memory sink, the clock moving past the debounce window between taps, so one
   /// element is live in the window.
   case spaced
@@ -44,8 +47,7 @@ final class BenchTapScreen: Screen, ListViewDataSource {
   }
 }
 
-/// A timed loop of row taps, each on the next row, the clock moving by the same step before each tap
-/// in every variant (so the step's cost is in the baseline too).
+/// A timed loop of row taps, each on the next row.
 @MainActor
 func tapBody(_ tracking: TapTracking) -> Variant.Body {
   .timedLoop {
@@ -55,14 +57,21 @@ func tapBody(_ tracking: TapTracking) -> Variant.Body {
     let delegate = BenchSelectionDelegate()
     screen.list.delegate = delegate
     screen.list.reloadData()
-    let clock = ManualClock()
     let window = Duration.milliseconds(TrackingRules().debounceMs)
-    // Spaced: past the window at every tap. Crowded: `crowdedLiveElements` taps per window, and a row
-    // comes back after `tapListRows` taps, well past its window, so every tap is still kept.
-    let step = tracking == .crowded ? window / crowdedLiveElements : .seconds(1)
+    // Spaced: past the window at every capture. Crowded: `crowdedLiveElements` captures per window,
+    // and a row comes back after `tapListRows` taps, well past its window, so every tap is kept.
+    let clock = SteppingClock(step: tracking == .crowded ? window / crowdedLiveElements : .seconds(1))
     let sink = InMemorySink(capacity: 10_000)
     let tracker = AutoTracker(sink: sink, configuration: .init(clock: clock))
-    if tracking != .none {
+    switch tracking {
+    case .none: break
+    case .emptyHook:
+      do {
+        try screen.list.installProxy(ListViewDelegateProxy()).hookAfter(\.didSelectRow) { _, _ in }
+      } catch {
+        preconditionFailure("autotrack bench: \(error)")
+      }
+    case .spaced, .crowded:
       do {
         try tracker.start(app)
       } catch {
@@ -73,7 +82,6 @@ func tapBody(_ tracking: TapTracking) -> Variant.Body {
     let list = opaque(screen.list)
     var next = 0
     @MainActor func tap() {
-      clock.advance(by: step)
       blackHole(try? list.tapRow(at: rows[next]))
       next = next == tapListRows - 1 ? 0 : next + 1
     }
@@ -84,6 +92,7 @@ func tapBody(_ tracking: TapTracking) -> Variant.Body {
       blackHole(delegate.count)
       blackHole(sink.receivedCount)
       blackHole(tracker)
+      blackHole(app)  // the application holds the screen, the list's data source
     }
   }
 }
