@@ -1,6 +1,6 @@
 // Drive AutoTrack from a rules file: load it from JSON and from a property list, validate it against the
-// screens the code registers (it has a deliberate typo), fix it, then track with debug mode on so every
-// capture prints whether it was kept or dropped, and why.
+// catalog collected from the running app (the file has a deliberate typo), fix it, then track with debug
+// mode on so every capture prints whether it was kept or dropped, and why.
 //
 //   swift run ConfigDrivenTracking
 
@@ -54,11 +54,15 @@ final class CartItems: ListViewDataSource {
   }
 }
 
-/// What the code registers, so the rules can be checked against it in a test (here: at run time).
-var catalog = ScreenCatalog()
-catalog.register(
-  CartScreen.self, actions: ["share", "help", "openDebugMenu", "changeTip"], trackedActions: ["pay", "applyCoupon"],
-  hasList: true)
+// The app on screen: the catalog the rules are checked against is collected from it.
+let app = Application()
+let cart = CartScreen(title: "Cart")
+app.show(NavigationStack(root: cart))
+
+/// What the code has, collected from the running app (screens, actions, views, paths), plus the one
+/// thing only the team can say: which actions must be tracked. A test does the same (here: at run time).
+var catalog = ScreenCatalog(collectingFrom: app)
+catalog.requireTracking(of: ["pay", "applyCoupon"], on: "CartScreen")
 
 // MARK: 1. Load the rules, in both formats
 
@@ -78,12 +82,12 @@ do {
 
 // MARK: 2. Validate against the code
 
-var rules = fromJSON
-let problems = RulesValidator.validate(rules, against: catalog, file: "rules.json")
+let problems = try RulesValidator.validate(contentsOf: folder.appendingPathComponent("rules.json"), against: catalog)
 print("\n2. validation report: \(problems.count) problem(s)")
-for problem in problems { print("   - \(problem)") }
+for problem in problems { print("   - \(problem.description.replacingOccurrences(of: folder.path + "/", with: ""))") }
 print("   why: the file says 'aplyCoupon'; the code's action is 'applyCoupon', which the team marked as tracked")
 
+var rules = fromJSON
 let misspelt = rules.screens["CartScreen"]?.actions.removeValue(forKey: "aplyCoupon")
 rules.screens["CartScreen"]?.actions["applyCoupon"] = misspelt
 let remaining = RulesValidator.validate(rules, against: catalog, file: "rules.json (fixed)")
@@ -91,9 +95,6 @@ print("   after fixing the typo: \(remaining.count) problem(s)")
 
 // MARK: 3. Track under the fixed rules, with debug mode on
 
-let app = Application()
-let cart = CartScreen(title: "Cart")
-app.show(NavigationStack(root: cart))
 let clock = ManualClock()
 let sink = InMemorySink()
 // Debug mode: `.standardOutput` prints each line; this output also counts the captures.

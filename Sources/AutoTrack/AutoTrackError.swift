@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Every case names what went wrong and where, with labelled associated
 /// values, so a caller can react to one case and a log line can say exactly
-/// which file, line or setting was at fault. Errors compare by value; never
-/// compare them by their description.
+/// which file, line or setting was at fault. Its description is one line
+/// saying what, where and why (also as `localizedDescription`). Errors compare
+/// by value; never compare them by their description.
 ///
 /// ```swift
 /// do {
@@ -107,31 +108,14 @@ public enum AutoTrackError: Error, Equatable, Sendable {
   ///   - reason: What the loader found.
   case rulesFormatUnsupported(file: String, reason: String)
 
-  /// A rules document could not be decoded: bad syntax, a truncated document, a value of the wrong type, or a
-  /// missing value.
+  /// A rules document has defects: bad syntax, values of the wrong type, unknown keys, values out of
+  /// range. All of them are listed, in document order, each with its key path, line and column; a
+  /// syntax error is the last one, since nothing after it can be read.
   ///
   /// - Parameters:
   ///   - file: The file (or the name given to the data).
-  ///   - keyPath: Where in the document, as dotted keys (`screens.HomeScreen.actions`); empty for the root.
-  ///   - reason: What the decoder reported.
-  case rulesMalformed(file: String, keyPath: String, reason: String)
-
-  /// A rules document has a key the format does not define. Unknown keys are errors, so a misspelled
-  /// setting never goes unnoticed.
-  ///
-  /// - Parameters:
-  ///   - file: The file (or the name given to the data).
-  ///   - keyPath: The object that holds the key, as dotted keys; empty for the root.
-  ///   - key: The unknown key.
-  case rulesUnknownKey(file: String, keyPath: String, key: String)
-
-  /// A rules document has a well-typed value that is out of range (a negative debounce window, an empty event id).
-  ///
-  /// - Parameters:
-  ///   - file: The file (or the name given to the data).
-  ///   - keyPath: Where the value is, as dotted keys.
-  ///   - reason: Why the value is not accepted.
-  case rulesInvalidValue(file: String, keyPath: String, reason: String)
+  ///   - defects: What is wrong, and where; never empty.
+  case rulesInvalid(file: String, defects: [RulesDefect])
 
   /// ``AutoTracker/start(_:)`` was asked to track an application that another tracker already tracks,
   /// or this tracker already tracks a different application.

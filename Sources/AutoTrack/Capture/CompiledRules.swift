@@ -4,23 +4,6 @@ import HeadlessUI
 ///
 /// Compiled once per ``AutoTracker/rules`` change. A class, so a capture reads them with one retain.
 final class CompiledRules: Sendable {
-  /// A path pattern of the remote lists: exact, or a prefix when it ends in `*`.
-  enum PathPattern: Sendable {
-    case exact(String)
-    case prefix(Substring)
-
-    init(_ pattern: String) {
-      self = pattern.hasSuffix("*") ? .prefix(pattern.dropLast()) : .exact(pattern)
-    }
-
-    func matches(_ path: String) -> Bool {
-      switch self {
-      case .exact(let pattern): path == pattern
-      case .prefix(let prefix): path.hasPrefix(prefix)
-      }
-    }
-  }
-
   /// The debounce window; zero turns debouncing off.
   let debounceWindow: Duration
   let debounceMs: Int

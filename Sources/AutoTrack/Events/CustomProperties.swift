@@ -137,3 +137,17 @@ public enum KeyPathResolver {
     }
   }
 }
+
+extension KeyPathResolver.Failure: CustomStringConvertible {
+  /// Which component was missing, after which found ones.
+  public var description: String {
+    resolvedPrefix.isEmpty
+      ? "the key path has no '\(missingComponent)' at its start"
+      : "the key path has no '\(missingComponent)' after '\(resolvedPrefix)'"
+  }
+}
+
+extension KeyPathResolver.Failure: LocalizedError {
+  /// The same line as ``description``.
+  public var errorDescription: String? { description }
+}

@@ -30,6 +30,43 @@ extension TrackingRules {
   /// - Throws: ``AutoTrackError/rulesFileUnreadable(file:reason:)`` and every error of
   ///   ``decode(_:format:file:)``, naming the file's path.
   public static func load(contentsOf url: URL) throws(AutoTrackError) -> TrackingRules {
+    try loadDocument(contentsOf: url).rules
+  }
+
+  /// Decodes a rules document after checking that it is safe to decode, and reports every defect it
+  /// has at once.
+  ///
+  /// Checks, in order, each refusing the whole document: size (``maximumByteCount``), UTF-8
+  /// validity, nesting depth (``maximumNestingDepth``), then the syntax, which must be valid JSON or
+  /// an XML property list. It then decodes with `JSONDecoder` or `PropertyListDecoder` and checks
+  /// the values, collecting every value of the wrong type, unknown key and value out of range; when
+  /// there is any, it throws them all in one ``AutoTrackError/rulesInvalid(file:defects:)``, each
+  /// with its key path, line and column.
+  ///
+  /// ```swift
+  /// do {
+  ///   let rules = try TrackingRules.decode(data, format: .json, file: "rules.json")
+  /// } catch .rulesInvalid(let file, let defects) {
+  ///   for defect in defects { print("\(file):\(defect)") }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - data: The document.
+  ///   - format: Its format.
+  ///   - file: The name errors give for the document (a path, or a description such as "remote rules").
+  /// - Returns: The rules.
+  /// - Throws: ``AutoTrackError/rulesTooLarge(file:byteCount:limit:)``,
+  ///   ``AutoTrackError/rulesInvalidUTF8(file:byteOffset:)``,
+  ///   ``AutoTrackError/rulesNestingTooDeep(file:depth:limit:)``,
+  ///   ``AutoTrackError/rulesFormatUnsupported(file:reason:)`` or
+  ///   ``AutoTrackError/rulesInvalid(file:defects:)``.
+  public static func decode(_ data: Data, format: Format, file: String) throws(AutoTrackError) -> TrackingRules {
+    try decodeDocument(data, format: format, file: file).rules
+  }
+
+  /// Loads a file as ``load(contentsOf:)`` does, keeping where each value is.
+  static func loadDocument(contentsOf url: URL) throws(AutoTrackError) -> RulesDocument {
     let file = url.path
     if let size = try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int, size > maximumByteCount {
       throw .rulesTooLarge(file: file, byteCount: size, limit: maximumByteCount)
@@ -43,36 +80,11 @@ extension TrackingRules {
     let looksLikePlist =
       url.pathExtension.lowercased() == "plist" || data.starts(with: Array("<?xml".utf8))
       || data.starts(with: Array("bplist".utf8))
-    return try decode(data, format: looksLikePlist ? .propertyList : .json, file: file)
+    return try decodeDocument(data, format: looksLikePlist ? .propertyList : .json, file: file)
   }
 
-  /// Decodes a rules document after checking that it is safe to decode.
-  ///
-  /// Checks, in order, each giving a typed error and decoding nothing: size
-  /// (``maximumByteCount``), UTF-8 validity, nesting depth (``maximumNestingDepth``), then decodes
-  /// with `JSONDecoder` or `PropertyListDecoder`, rejecting unknown keys, then checks values.
-  ///
-  /// ```swift
-  /// do {
-  ///   let rules = try TrackingRules.decode(data, format: .json, file: "rules.json")
-  /// } catch .rulesUnknownKey(let file, let keyPath, let key) {
-  ///   print("\(file): unknown key '\(key)' in \(keyPath)")
-  /// }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - data: The document.
-  ///   - format: Its format.
-  ///   - file: The name errors give for the document (a path, or a description such as "remote rules").
-  /// - Returns: The rules.
-  /// - Throws: ``AutoTrackError/rulesTooLarge(file:byteCount:limit:)``,
-  ///   ``AutoTrackError/rulesInvalidUTF8(file:byteOffset:)``,
-  ///   ``AutoTrackError/rulesNestingTooDeep(file:depth:limit:)``,
-  ///   ``AutoTrackError/rulesFormatUnsupported(file:reason:)``,
-  ///   ``AutoTrackError/rulesMalformed(file:keyPath:reason:)``,
-  ///   ``AutoTrackError/rulesUnknownKey(file:keyPath:key:)`` or
-  ///   ``AutoTrackError/rulesInvalidValue(file:keyPath:reason:)``.
-  public static func decode(_ data: Data, format: Format, file: String) throws(AutoTrackError) -> TrackingRules {
+  /// Decodes a document as ``decode(_:format:file:)`` does, keeping where each value is.
+  static func decodeDocument(_ data: Data, format: Format, file: String) throws(AutoTrackError) -> RulesDocument {
     guard data.count <= maximumByteCount else {
       throw .rulesTooLarge(file: file, byteCount: data.count, limit: maximumByteCount)
     }
@@ -87,44 +99,73 @@ extension TrackingRules {
     if depth > maximumNestingDepth {
       throw .rulesNestingTooDeep(file: file, depth: depth, limit: maximumNestingDepth)
     }
-    let rules: TrackingRules
+    let map: RulesSourceMap
+    do {
+      let bytes = [UInt8](data)
+      map = try format == .json ? JSONSourceScanner.scan(bytes) : PlistSourceScanner.scan(bytes)
+    } catch {
+      throw .rulesInvalid(file: file, defects: [error.defect])
+    }
+    let collector = RulesDefectCollector()
+    var rules = TrackingRules()
     do {
       switch format {
-      case .json: rules = try JSONDecoder().decode(TrackingRules.self, from: data)
-      case .propertyList: rules = try PropertyListDecoder().decode(TrackingRules.self, from: data)
+      case .json:
+        let decoder = JSONDecoder()
+        decoder.userInfo[RulesDefectCollector.userInfoKey] = collector
+        rules = try decoder.decode(TrackingRules.self, from: data)
+      case .propertyList:
+        let decoder = PropertyListDecoder()
+        decoder.userInfo[RulesDefectCollector.userInfoKey] = collector
+        rules = try decoder.decode(TrackingRules.self, from: data)
       }
-    } catch let unknown as StrictKeys.UnknownKey {
-      throw .rulesUnknownKey(file: file, keyPath: RulesInputCheck.keyPath(unknown.codingPath), key: unknown.key)
     } catch let error as DecodingError {
-      throw RulesInputCheck.mapDecodingError(error, file: file)
+      collector.record(error)
     } catch {
-      throw .rulesMalformed(file: file, keyPath: "", reason: String(describing: error))
+      collector.record(.invalidValue(reason: String(describing: error)), at: [])
     }
-    try rules.checkValues(file: file)
-    return rules
+    rules.checkValues(collector)
+    let defects = collector.findings.enumerated().map { order, found in
+      (order, RulesInputCheck.defect(found.finding, at: found.path, map: map, format: format))
+    }
+    guard defects.isEmpty else {
+      // Document order; defects at one place keep the order they were found in.
+      let sorted = defects.sorted { ($0.1.position, $0.0) < ($1.1.position, $1.0) }
+      throw .rulesInvalid(file: file, defects: sorted.map(\.1))
+    }
+    return RulesDocument(rules: rules, file: file, map: map)
   }
 
-  /// Checks values that decode but make no sense.
-  func checkValues(file: String) throws(AutoTrackError) {
-    guard (0...60_000).contains(debounceMs) else {
-      throw .rulesInvalidValue(file: file, keyPath: "debounceMs", reason: "must be between 0 and 60000 ms")
+  /// Records values that decode but make no sense.
+  func checkValues(_ defects: RulesDefectCollector) {
+    if !(0...60_000).contains(debounceMs) {
+      defects.record(.invalidValue(reason: "must be between 0 and 60000 ms"), at: [.key("debounceMs")])
     }
     for name in screens.keys.sorted() {
       guard let rule = screens[name] else { continue }
-      let base = "screens.\(name)"
-      guard !name.isEmpty else { throw .rulesInvalidValue(file: file, keyPath: base, reason: "empty screen name") }
-      let ids: [(String, String?)] =
-        [("viewEvent", rule.viewEvent), ("leaveEvent", rule.leaveEvent), ("listSelection", rule.listSelection)]
-        + rule.actions.sorted { $0.key < $1.key }.map { ("actions.\($0.key)", $0.value) }
-      for (key, id) in ids where id?.isEmpty == true {
-        throw .rulesInvalidValue(file: file, keyPath: "\(base).\(key)", reason: "an event id must not be empty")
+      let base: [RulesPathComponent] = [.key("screens"), .key(name)]
+      if name.isEmpty { defects.record(.invalidValue(reason: "empty screen name"), at: base) }
+      let fields: [([RulesPathComponent], String?)] = [
+        ([.key("viewEvent")], rule.viewEvent), ([.key("leaveEvent")], rule.leaveEvent),
+        ([.key("listSelection")], rule.listSelection),
+      ]
+      let ids = fields + rule.actions.sorted { $0.key < $1.key }.map { ([.key("actions"), .key($0.key)], $0.value) }
+      for (path, id) in ids where id?.isEmpty == true {
+        defects.record(.invalidValue(reason: "an event id must not be empty"), at: base + path)
       }
       for (property, keyPath) in rule.properties.sorted(by: { $0.key < $1.key }) where keyPath.isEmpty {
-        throw .rulesInvalidValue(
-          file: file, keyPath: "\(base).properties.\(property)", reason: "a key path must not be empty")
+        defects.record(
+          .invalidValue(reason: "a key path must not be empty"), at: base + [.key("properties"), .key(property)])
       }
     }
   }
+}
+
+/// A decoded rules document with where each of its values is, for reports that name lines.
+struct RulesDocument {
+  var rules: TrackingRules
+  var file: String
+  var map: RulesSourceMap
 }
 
 /// The checks made on untrusted rules input before any decoder sees it.
@@ -203,29 +244,48 @@ enum RulesInputCheck {
     return deepest
   }
 
-  static func keyPath(_ codingPath: [any CodingKey]) -> String {
-    codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-      .replacingOccurrences(of: ".[", with: "[")
+  /// A finding of the decoders as a defect, placed with the source map and worded for the format.
+  static func defect(
+    _ finding: RulesDefectCollector.Finding, at path: [RulesPathComponent], map: RulesSourceMap,
+    format: TrackingRules.Format
+  ) -> RulesDefect {
+    let keyPath = RulesSourceMap.keyPath(path)
+    switch finding {
+    case .unknownKey(let key):
+      return RulesDefect(
+        keyPath: RulesSourceMap.keyPath(path.dropLast()), position: map.keyPosition(of: path), problem: .unknownKey(key)
+      )
+    case .invalidValue(let reason):
+      return RulesDefect(keyPath: keyPath, position: map.position(of: path), problem: .invalidValue(reason: reason))
+    case .decoding(let error):
+      let problem: RulesDefect.Problem
+      switch error {
+      case .typeMismatch(let type, _):
+        problem = .wrongType(expected: words(for: type, format), found: map.kind(of: path) ?? "another kind of value")
+      case .valueNotFound(let type, _):
+        problem = .wrongType(expected: words(for: type, format), found: map.kind(of: path) ?? "nothing")
+      case .keyNotFound(let key, _):
+        problem = .invalidValue(reason: "the key '\(key.stringValue)' is missing")
+      case .dataCorrupted(let context):
+        problem = .invalidValue(reason: context.debugDescription)
+      @unknown default:
+        problem = .invalidValue(reason: String(describing: error))
+      }
+      return RulesDefect(keyPath: keyPath, position: map.position(of: path), problem: problem)
+    }
   }
 
-  static func mapDecodingError(_ error: DecodingError, file: String) -> AutoTrackError {
-    switch error {
-    case .typeMismatch(let type, let context):
-      return .rulesMalformed(
-        file: file, keyPath: keyPath(context.codingPath),
-        reason: "expected \(type): \(context.debugDescription)")
-    case .valueNotFound(let type, let context):
-      return .rulesMalformed(
-        file: file, keyPath: keyPath(context.codingPath), reason: "missing \(type): \(context.debugDescription)")
-    case .keyNotFound(let key, let context):
-      return .rulesMalformed(
-        file: file, keyPath: keyPath(context.codingPath + [key]), reason: "missing key: \(context.debugDescription)")
-    case .dataCorrupted(let context):
-      var reason = context.debugDescription
-      if let underlying = context.underlyingError { reason += " (\(underlying))" }
-      return .rulesMalformed(file: file, keyPath: keyPath(context.codingPath), reason: reason)
-    @unknown default:
-      return .rulesMalformed(file: file, keyPath: "", reason: String(describing: error))
+  /// What a format calls a value of `type`, e.g. "a string", "an object" or "a dict".
+  static func words(for type: Any.Type, _ format: TrackingRules.Format) -> String {
+    switch type {
+    case is String.Type: return "a string"
+    case is Int.Type: return format == .json ? "a whole number" : "an integer"
+    case is Bool.Type: return format == .json ? "true or false" : "<true/> or <false/>"
+    default:
+      let name = String(describing: type)
+      if name.hasPrefix("Dictionary") { return format == .json ? "an object" : "a dict" }
+      if name.hasPrefix("Array") { return "an array" }
+      return "a value of type \(name)"
     }
   }
 }

@@ -64,17 +64,20 @@ public struct TrackingRules: Sendable, Hashable, Codable {
 
   /// Decodes a document, rejecting unknown keys.
   ///
+  /// Through ``decode(_:format:file:)`` or ``load(contentsOf:)``, every defect of the document is
+  /// collected and reported at once; with a decoder of your own, the first one is thrown.
+  ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: A `DecodingError`, or an unknown-key error that the loader turns into
-  ///   ``AutoTrackError/rulesUnknownKey(file:keyPath:key:)``.
+  /// - Throws: A `DecodingError`, or an error naming an unknown key.
   public init(from decoder: any Decoder) throws {
     try StrictKeys.check(decoder, allowed: CodingKeys.allCases)
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    debounceMs = try container.decodeIfPresent(Int.self, forKey: .debounceMs) ?? 100
-    dropUnconfigured = try container.decodeIfPresent(Bool.self, forKey: .dropUnconfigured) ?? false
-    screens = try container.decodeIfPresent([String: ScreenRule].self, forKey: .screens) ?? [:]
-    ignore = try container.decodeIfPresent(IgnoreRules.self, forKey: .ignore) ?? IgnoreRules()
-    remote = try container.decodeIfPresent(RemoteRules.self, forKey: .remote) ?? RemoteRules()
+    let defects = decoder.rulesDefects
+    debounceMs = try container.field(.debounceMs, default: 100, defects)
+    dropUnconfigured = try container.field(.dropUnconfigured, default: false, defects)
+    screens = try container.entries(.screens, of: ScreenRule.self, defects)
+    ignore = try container.field(.ignore, default: IgnoreRules(), defects)
+    remote = try container.field(.remote, default: RemoteRules(), defects)
   }
 }
 
@@ -127,11 +130,12 @@ public struct ScreenRule: Sendable, Hashable, Codable {
   public init(from decoder: any Decoder) throws {
     try StrictKeys.check(decoder, allowed: CodingKeys.allCases)
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    viewEvent = try container.decodeIfPresent(String.self, forKey: .viewEvent)
-    leaveEvent = try container.decodeIfPresent(String.self, forKey: .leaveEvent)
-    actions = try container.decodeIfPresent([String: String].self, forKey: .actions) ?? [:]
-    listSelection = try container.decodeIfPresent(String.self, forKey: .listSelection)
-    properties = try container.decodeIfPresent([String: String].self, forKey: .properties) ?? [:]
+    let defects = decoder.rulesDefects
+    viewEvent = try container.field(.viewEvent, default: String?.none, defects)
+    leaveEvent = try container.field(.leaveEvent, default: String?.none, defects)
+    actions = try container.entries(.actions, of: String.self, defects)
+    listSelection = try container.field(.listSelection, default: String?.none, defects)
+    properties = try container.entries(.properties, of: String.self, defects)
   }
 }
 
@@ -177,10 +181,11 @@ public struct IgnoreRules: Sendable, Hashable, Codable {
   public init(from decoder: any Decoder) throws {
     try StrictKeys.check(decoder, allowed: CodingKeys.allCases)
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    viewIdentifiers = try container.decodeIfPresent([String].self, forKey: .viewIdentifiers) ?? []
-    viewTypes = try container.decodeIfPresent([String].self, forKey: .viewTypes) ?? []
-    screenTypes = try container.decodeIfPresent([String].self, forKey: .screenTypes) ?? []
-    events = try container.decodeIfPresent([String].self, forKey: .events) ?? []
+    let defects = decoder.rulesDefects
+    viewIdentifiers = try container.strings(.viewIdentifiers, defects)
+    viewTypes = try container.strings(.viewTypes, defects)
+    screenTypes = try container.strings(.screenTypes, defects)
+    events = try container.strings(.events, defects)
   }
 }
 
@@ -230,39 +235,28 @@ public struct RemoteRules: Sendable, Hashable, Codable {
   public init(from decoder: any Decoder) throws {
     try StrictKeys.check(decoder, allowed: CodingKeys.allCases)
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    allowPaths = try container.decodeIfPresent([String].self, forKey: .allowPaths) ?? []
-    denyPaths = try container.decodeIfPresent([String].self, forKey: .denyPaths) ?? []
-    allowEvents = try container.decodeIfPresent([String].self, forKey: .allowEvents) ?? []
-    denyEvents = try container.decodeIfPresent([String].self, forKey: .denyEvents) ?? []
-  }
-
-  /// Whether `path` matches a pattern: exactly, or as a prefix when the pattern ends in `*`.
-  static func matches(_ path: String, pattern: String) -> Bool {
-    if pattern.hasSuffix("*") { return path.hasPrefix(pattern.dropLast()) }
-    return path == pattern
+    let defects = decoder.rulesDefects
+    allowPaths = try container.strings(.allowPaths, defects)
+    denyPaths = try container.strings(.denyPaths, defects)
+    allowEvents = try container.strings(.allowEvents, defects)
+    denyEvents = try container.strings(.denyEvents, defects)
   }
 }
 
-/// Finds keys a `Decodable` type does not define.
-enum StrictKeys {
-  struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
+/// A path pattern of the remote lists: exact, or a prefix when it ends in `*`.
+enum PathPattern: Sendable {
+  case exact(String)
+  case prefix(Substring)
+
+  init(_ pattern: String) {
+    self = pattern.hasSuffix("*") ? .prefix(pattern.dropLast()) : .exact(pattern)
   }
 
-  /// Thrown by `init(from:)` for a key the type does not define.
-  struct UnknownKey: Error {
-    var codingPath: [any CodingKey]
-    var key: String
-  }
-
-  static func check<Key: CodingKey>(_ decoder: any Decoder, allowed: [Key]) throws {
-    guard let container = try? decoder.container(keyedBy: AnyKey.self) else { return }
-    let known = Set(allowed.map(\.stringValue))
-    if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
-      throw UnknownKey(codingPath: decoder.codingPath, key: unknown)
+  /// Whether `path` matches: equal to an exact pattern, or starting with a prefix pattern.
+  func matches(_ path: String) -> Bool {
+    switch self {
+    case .exact(let pattern): path == pattern
+    case .prefix(let prefix): path.hasPrefix(prefix)
     }
   }
 }

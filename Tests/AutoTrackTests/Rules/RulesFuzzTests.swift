@@ -4,7 +4,8 @@ import Testing
 
 /// Seeded random rules documents, valid and broken in one known way each, in JSON and as XML
 /// property lists. A valid document decodes to the rules it was built from; a broken one gives
-/// the typed error its break calls for, naming the file and key path, and never crashes.
+/// the typed error its break calls for, naming the file, and exactly one defect at the broken key
+/// path; it never crashes.
 ///
 /// Seeds `1...cases` run in CI. To replay one case: `DPK_RULES_FUZZ_SEED=<seed> swift test
 /// --filter RulesFuzzTests`; to run more: `DPK_RULES_FUZZ_CASES=<n>`.
@@ -326,7 +327,8 @@ struct RulesDocumentGenerator {
       if case .object = replaced, site.keyPath.hasSuffix(".actions") || site.keyPath.hasSuffix(".properties") {
         acceptAnyRulesError = true
       }
-      expected = .failure(.rulesMalformed(file: file, keyPath: site.keyPath, reason: ""))
+      expected = .failure(
+        .rulesInvalid(file: file, defects: [Self.defect(site.keyPath, .wrongType(expected: "", found: ""))]))
     case .unknownKey:
       let site = random.pick(sites.filter(\.isStructObject))
       let key = "unknown_\(random.below(1000))"
@@ -335,13 +337,14 @@ struct RulesDocumentGenerator {
           guard case .object(let members) = node else { return node }
           return .object(members + [(key, .int(1))])
         })
-      expected = .failure(.rulesUnknownKey(file: file, keyPath: site.keyPath, key: key))
+      expected = .failure(.rulesInvalid(file: file, defects: [Self.defect(site.keyPath, .unknownKey(key))]))
     case .emptyEventID:
       let site = random.pick(sites.filter(\.isEventID))
       data = serialize(Self.replacing(tree, at: site.keyPath) { _ in .string("") })
       // Only the first empty id in sorted screen order is reported; there is only one.
       expected = .failure(
-        .rulesInvalidValue(file: file, keyPath: site.keyPath, reason: "an event id must not be empty"))
+        .rulesInvalid(
+          file: file, defects: [Self.defect(site.keyPath, .invalidValue(reason: "an event id must not be empty"))]))
     case .debounceOutOfRange:
       let value = random.oneIn(2) ? -1 - random.below(1000) : 60_001 + random.below(100_000)
       guard case .object(var members) = tree else { return (label, "the root is not an object") }
@@ -349,7 +352,8 @@ struct RulesDocumentGenerator {
       members.append(("debounceMs", .int(value)))
       data = serialize(.object(members))
       expected = .failure(
-        .rulesInvalidValue(file: file, keyPath: "debounceMs", reason: "must be between 0 and 60000 ms"))
+        .rulesInvalid(
+          file: file, defects: [Self.defect("debounceMs", .invalidValue(reason: "must be between 0 and 60000 ms"))]))
     case .deepNesting:
       // Written out recursively, so kept to a few hundred levels (the 10,000-level documents are
       // RulesLoadingTests' own, built as flat text).
@@ -371,7 +375,7 @@ struct RulesDocumentGenerator {
       let full = serialize(tree)
       data = full.prefix(1 + random.below(full.count - 1))
       acceptAnyRulesError = true
-      expected = .failure(.rulesMalformed(file: file, keyPath: "", reason: ""))
+      expected = .failure(.rulesInvalid(file: file, defects: [Self.defect("", .syntax(reason: ""))]))
     }
     let outcome: Result<TrackingRules, AutoTrackError>
     do {
@@ -391,6 +395,11 @@ struct RulesDocumentGenerator {
     return (label, Self.compare(outcome, expected, file: file, acceptAnyRulesError: acceptAnyRulesError))
   }
 
+  /// An expected defect; its position is not compared, and a wrong type matches any wording.
+  static func defect(_ keyPath: String, _ problem: RulesDefect.Problem) -> RulesDefect {
+    RulesDefect(keyPath: keyPath, position: SourcePosition(line: 0, column: 0), problem: problem)
+  }
+
   static func compare(
     _ outcome: Result<TrackingRules, AutoTrackError>, _ expected: Result<TrackingRules, AutoTrackError>,
     file: String, acceptAnyRulesError: Bool
@@ -406,8 +415,13 @@ struct RulesDocumentGenerator {
       if error.rulesFile != file { return "threw \(error), which does not name \(file)" }
       if acceptAnyRulesError { return nil }
       switch (error, wanted) {
-      case (.rulesMalformed(_, let keyPath, _), .rulesMalformed(_, let wantedPath, _)):
-        return keyPath == wantedPath ? nil : "threw \(error); expected a malformed value at '\(wantedPath)'"
+      case (.rulesInvalid(_, let defects), .rulesInvalid(_, let wantedDefects)):
+        // One break, one defect: at the broken place, and of the broken kind.
+        guard defects.count == 1, let defect = defects.first, let want = wantedDefects.first,
+          defect.keyPath == want.keyPath
+        else { return "threw \(error); expected one defect at '\(wantedDefects.first?.keyPath ?? "")'" }
+        if case .wrongType = want.problem { return nil }
+        return defect.problem == want.problem ? nil : "threw \(error); expected \(want.problem)"
       default:
         return error == wanted ? nil : "threw \(error); expected \(wanted)"
       }
@@ -420,8 +434,7 @@ extension AutoTrackError {
   var rulesFile: String? {
     switch self {
     case .rulesFileUnreadable(let file, _), .rulesTooLarge(let file, _, _), .rulesInvalidUTF8(let file, _),
-      .rulesNestingTooDeep(let file, _, _), .rulesFormatUnsupported(let file, _), .rulesMalformed(let file, _, _),
-      .rulesUnknownKey(let file, _, _), .rulesInvalidValue(let file, _, _):
+      .rulesNestingTooDeep(let file, _, _), .rulesFormatUnsupported(let file, _), .rulesInvalid(let file, _):
       file
     default: nil
     }

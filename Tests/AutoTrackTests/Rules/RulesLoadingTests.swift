@@ -47,80 +47,175 @@ enum ExampleRules {
     #expect(try TrackingRules.decode(data, format: .json, file: "round-trip") == rules)
   }
 
+  /// The defects a rules document is refused with, and the file its error names; `nil` when it
+  /// loads or fails otherwise.
+  func defects(_ load: () throws(AutoTrackError) -> TrackingRules) -> (file: String, defects: [RulesDefect])? {
+    do {
+      _ = try load()
+      return nil
+    } catch .rulesInvalid(let file, let defects) {
+      return (file, defects)
+    } catch {
+      return nil
+    }
+  }
+
   // MARK: Wrong types
 
-  @Test func wrongTypesNameTheKeyPath() {
-    #expect(throws: AutoTrackError.self) { try decodeJSON(#"{"debounceMs": "fast"}"#) }
-    do {
-      _ = try decodeJSON(#"{"screens": {"Home": {"actions": {"buy": 3}}}}"#)
-      Issue.record("decoded a number as an event id")
-    } catch .rulesMalformed(let file, let keyPath, let reason) {
-      #expect(file == "rules.json")
-      #expect(keyPath == "screens.Home.actions.buy")
-      #expect(reason.contains("String"))
-    } catch {
-      Issue.record("unexpected \(error)")
-    }
+  @Test func wrongTypesNameTheKeyPathLineAndColumn() throws {
+    let found = try #require(defects { () throws(AutoTrackError) in try decodeJSON(#"{"debounceMs": "fast"}"#) })
+    #expect(found.file == "rules.json")
+    #expect(
+      found.defects == [
+        RulesDefect(
+          keyPath: "debounceMs", position: SourcePosition(line: 1, column: 16),
+          problem: .wrongType(expected: "a whole number", found: "a string"))
+      ])
+    let nested = try #require(
+      defects { () throws(AutoTrackError) in
+        try decodeJSON("{\n  \"screens\": {\"Home\": {\"actions\": {\"buy\": 3}}}\n}")
+      })
+    #expect(
+      nested.defects == [
+        RulesDefect(
+          keyPath: "screens.Home.actions.buy", position: SourcePosition(line: 2, column: 43),
+          problem: .wrongType(expected: "a string", found: "a number"))
+      ])
   }
 
-  @Test func wrongTypesInAPropertyList() {
-    do {
-      _ = try decodePlist("<dict><key>ignore</key><dict><key>viewTypes</key><string>Slider</string></dict></dict>")
-      Issue.record("decoded a string as an array")
-    } catch .rulesMalformed(let file, let keyPath, _) {
-      #expect(file == "rules.plist")
-      #expect(keyPath == "ignore.viewTypes")
-    } catch {
-      Issue.record("unexpected \(error)")
-    }
+  @Test func wrongTypesInAPropertyList() throws {
+    let found = try #require(
+      defects { () throws(AutoTrackError) in
+        try decodePlist("<dict><key>ignore</key><dict><key>viewTypes</key><string>Slider</string></dict></dict>")
+      })
+    #expect(found.file == "rules.plist")
+    #expect(found.defects.map(\.keyPath) == ["ignore.viewTypes"])
+    #expect(found.defects.first?.problem == .wrongType(expected: "an array", found: "a string"))
+    #expect(found.defects.first?.position.line == 3, "the plist body is on the document's third line")
   }
 
-  @Test func anArrayAtTheRootIsMalformed() {
-    #expect {
-      try decodeJSON("[]")
-    } throws: { error in
-      guard case .rulesMalformed(let file, let keyPath, _) = error as? AutoTrackError else { return false }
-      return file == "rules.json" && keyPath == ""
-    }
+  @Test func anArrayAtTheRootIsADefectOfTheRoot() throws {
+    let found = try #require(defects { () throws(AutoTrackError) in try decodeJSON("[]") })
+    #expect(
+      found.defects == [
+        RulesDefect(
+          keyPath: "", position: SourcePosition(line: 1, column: 1),
+          problem: .wrongType(expected: "an object", found: "an array"))
+      ])
   }
 
   // MARK: Unknown keys
 
-  @Test func unknownKeysAreErrors() {
-    #expect(throws: AutoTrackError.rulesUnknownKey(file: "rules.json", keyPath: "", key: "debounce")) {
-      try decodeJSON(#"{"debounce": 100}"#)
+  @Test func unknownKeysAreDefectsAtTheirKey() throws {
+    func unknown(_ text: String, plist: Bool = false) throws -> RulesDefect {
+      let found = try #require(
+        defects { () throws(AutoTrackError) in try plist ? decodePlist(text) : decodeJSON(text) })
+      #expect(found.defects.count == 1)
+      return try #require(found.defects.first)
     }
-    #expect(throws: AutoTrackError.rulesUnknownKey(file: "rules.json", keyPath: "screens.Home", key: "viewEvnt")) {
-      try decodeJSON(#"{"screens": {"Home": {"viewEvnt": "home_view"}}}"#)
-    }
-    #expect(throws: AutoTrackError.rulesUnknownKey(file: "rules.json", keyPath: "remote", key: "deny")) {
-      try decodeJSON(#"{"remote": {"deny": []}}"#)
-    }
-    #expect(throws: AutoTrackError.rulesUnknownKey(file: "rules.plist", keyPath: "ignore", key: "views")) {
-      try decodePlist("<dict><key>ignore</key><dict><key>views</key><array/></dict></dict>")
-    }
+    #expect(
+      try unknown(#"{"debounce": 100}"#)
+        == RulesDefect(keyPath: "", position: SourcePosition(line: 1, column: 2), problem: .unknownKey("debounce")))
+    #expect(try unknown(#"{"screens": {"Home": {"viewEvnt": "home_view"}}}"#).keyPath == "screens.Home")
+    #expect(try unknown(#"{"remote": {"deny": []}}"#).problem == .unknownKey("deny"))
+    let plist = try unknown("<dict><key>ignore</key><dict><key>views</key><array/></dict></dict>", plist: true)
+    #expect(plist.keyPath == "ignore")
+    #expect(plist.problem == .unknownKey("views"))
+  }
+
+  // MARK: Every defect at once
+
+  @Test func aDocumentWithFiveDefectsReportsFive() throws {
+    let text = """
+      {
+        "debounceMs": -5,
+        "screens": {
+          "Home": { "viewEvnt": "home_view", "actions": { "buy": 3, "pay": "" } }
+        },
+        "ignore": { "viewTypes": ["Slider", 7] }
+      }
+      """
+    let found = try #require(defects { () throws(AutoTrackError) in try decodeJSON(text) })
+    #expect(
+      found.defects == [
+        RulesDefect(
+          keyPath: "debounceMs", position: SourcePosition(line: 2, column: 17),
+          problem: .invalidValue(reason: "must be between 0 and 60000 ms")),
+        RulesDefect(
+          keyPath: "screens.Home", position: SourcePosition(line: 4, column: 15), problem: .unknownKey("viewEvnt")),
+        RulesDefect(
+          keyPath: "screens.Home.actions.buy", position: SourcePosition(line: 4, column: 60),
+          problem: .wrongType(expected: "a string", found: "a number")),
+        RulesDefect(
+          keyPath: "screens.Home.actions.pay", position: SourcePosition(line: 4, column: 70),
+          problem: .invalidValue(reason: "an event id must not be empty")),
+        RulesDefect(
+          keyPath: "ignore.viewTypes[1]", position: SourcePosition(line: 6, column: 39),
+          problem: .wrongType(expected: "a string", found: "a number")),
+      ])
+    let error = AutoTrackError.rulesInvalid(file: found.file, defects: found.defects)
+    #expect(
+      "\(error)".hasPrefix("rules.json: 5 defects: rules.json:2:17: debounceMs: must be between 0 and 60000 ms; "))
+  }
+
+  @Test func theSameFiveDefectsInAPropertyList() throws {
+    let body = """
+      <dict>
+        <key>debounceMs</key><integer>-5</integer>
+        <key>screens</key><dict>
+          <key>Home</key><dict>
+            <key>viewEvnt</key><string>home_view</string>
+            <key>actions</key><dict><key>buy</key><integer>3</integer><key>pay</key><string></string></dict>
+          </dict>
+        </dict>
+        <key>ignore</key><dict><key>viewTypes</key><array><string>Slider</string><integer>7</integer></array></dict>
+      </dict>
+      """
+    let found = try #require(defects { () throws(AutoTrackError) in try decodePlist(body) })
+    #expect(
+      found.defects.map(\.keyPath) == [
+        "debounceMs", "screens.Home", "screens.Home.actions.buy", "screens.Home.actions.pay", "ignore.viewTypes[1]",
+      ])
+    #expect(found.defects[2].problem == .wrongType(expected: "a string", found: "an integer"))
+    #expect(found.defects.map(\.position.line) == [4, 7, 8, 8, 11])
   }
 
   // MARK: Truncated and invalid
 
+  @Test func truncatedJSONNamesLineColumnAndKeyPath() throws {
+    let text = "{\n  \"screens\": {\n    \"Home\": {"
+    let found = try #require(defects { () throws(AutoTrackError) in try decodeJSON(text) })
+    #expect(
+      found.defects == [
+        RulesDefect(
+          keyPath: "screens.Home", position: SourcePosition(line: 3, column: 14),
+          problem: .syntax(reason: "the document ends early: expected a key in quotes"))
+      ])
+    #expect(
+      "\(AutoTrackError.rulesInvalid(file: "rules.json", defects: found.defects))"
+        == "rules.json:3:14: screens.Home: the document ends early: expected a key in quotes")
+  }
+
   @Test(arguments: [#"{"screens": {"Home": {"#, #"{"debounceMs": 1"#, "", #"{"a":"#])
-  func truncatedJSONIsMalformed(_ text: String) {
-    #expect {
-      try decodeJSON(text)
-    } throws: { error in
-      guard case .rulesMalformed(let file, _, _) = error as? AutoTrackError else { return false }
-      return file == "rules.json"
+  func truncatedJSONIsOneSyntaxDefect(_ text: String) throws {
+    let found = try #require(defects { () throws(AutoTrackError) in try decodeJSON(text) })
+    #expect(found.file == "rules.json")
+    #expect(found.defects.count == 1)
+    guard case .syntax = found.defects.first?.problem else {
+      Issue.record("not a syntax defect: \(found.defects)")
+      return
     }
   }
 
-  @Test func truncatedPropertyListIsMalformed() throws {
+  @Test func truncatedPropertyListIsOneSyntaxDefect() throws {
     let full = try Data(contentsOf: ExampleRules.plist)
-    #expect {
-      try TrackingRules.decode(full.prefix(full.count / 2), format: .propertyList, file: "half.plist")
-    } throws: { error in
-      guard case .rulesMalformed(let file, _, _) = error as? AutoTrackError else { return false }
-      return file == "half.plist"
-    }
+    let found = try #require(
+      defects { () throws(AutoTrackError) in
+        try TrackingRules.decode(full.prefix(full.count / 2), format: .propertyList, file: "half.plist")
+      })
+    #expect(found.file == "half.plist")
+    #expect(found.defects.count == 1)
+    #expect(found.defects.first?.position.line ?? 0 > 1)
   }
 
   @Test func invalidUTF8IsRefusedWithItsOffset() {
@@ -135,19 +230,13 @@ enum ExampleRules {
     }
   }
 
-  @Test func outOfRangeValues() {
-    #expect(
-      throws: AutoTrackError.rulesInvalidValue(
-        file: "rules.json", keyPath: "debounceMs", reason: "must be between 0 and 60000 ms")
-    ) {
-      try decodeJSON(#"{"debounceMs": -1}"#)
-    }
-    #expect(
-      throws: AutoTrackError.rulesInvalidValue(
-        file: "rules.json", keyPath: "screens.Home.actions.buy", reason: "an event id must not be empty")
-    ) {
-      try decodeJSON(#"{"screens": {"Home": {"actions": {"buy": ""}}}}"#)
-    }
+  @Test func outOfRangeValues() throws {
+    let range = try #require(defects { () throws(AutoTrackError) in try decodeJSON(#"{"debounceMs": -1}"#) })
+    #expect(range.defects.map(\.problem) == [.invalidValue(reason: "must be between 0 and 60000 ms")])
+    let empty = try #require(
+      defects { () throws(AutoTrackError) in try decodeJSON(#"{"screens": {"Home": {"actions": {"buy": ""}}}}"#) })
+    #expect(empty.defects.map(\.keyPath) == ["screens.Home.actions.buy"])
+    #expect(empty.defects.map(\.problem) == [.invalidValue(reason: "an event id must not be empty")])
   }
 
   // MARK: Hostile sizes

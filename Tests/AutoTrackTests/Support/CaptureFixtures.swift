@@ -53,7 +53,8 @@ final class CountingApplicationDelegate: ApplicationDelegate {
 /// ```
 /// ShopScreen
 /// └ View                       (root)
-///   ├ View                     header: Label "Groceries", Label "hidden" (hidden), Label "ghost" (alpha 0)
+///   ├ View                     header: Label "Groceries", Label "hidden" (hidden), Label "ghost" (alpha 0),
+///   │                          Button "Debug" (id "debug_menu", hidden)
 ///   ├ ListView "groceries"     rows Milk, Eggs, Bread | Tea
 ///   ├ View                     bar: Button "Buy" (id "buy"), Button "Cancel", Switch, Stepper, SegmentedControl, Slider
 ///   └ ScrollView               feed
@@ -61,6 +62,7 @@ final class CountingApplicationDelegate: ApplicationDelegate {
 @MainActor
 class ShopScreen: Screen {
   let header = View()
+  let debugMenu = Button(title: "Debug", accessibilityIdentifier: "debug_menu")
   let list = ListView(accessibilityIdentifier: "groceries")
   let bar = View()
   let buy = Button(title: "Buy", accessibilityIdentifier: "buy")
@@ -82,6 +84,8 @@ class ShopScreen: Screen {
     let ghost = Label(text: "ghost")
     ghost.alpha = 0
     header.addSubview(ghost)
+    debugMenu.isHidden = true
+    header.addSubview(debugMenu)
     root.addSubview(header)
     list.dataSource = dataSource
     root.addSubview(list)
