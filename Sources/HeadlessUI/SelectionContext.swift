@@ -41,6 +41,11 @@ public struct SelectionContext {
   }
 }
 
+/// A selection context refers to main-actor views and to the app's own objects: it stays where the
+/// selection happened and is never shared across isolation domains.
+@available(*, unavailable)
+extension SelectionContext: Sendable {}
+
 /// A host whose rows or items can be selected, and that describes a selection as a
 /// ``SelectionContext``: ``ListView`` and ``GridView``.
 @MainActor

@@ -10,9 +10,6 @@ struct ObjectTable<Value> {
 
   private var entries: [ObjectIdentifier: Entry] = [:]
 
-  /// Whether the table holds no entry (dead objects' entries included).
-  var isEmpty: Bool { entries.isEmpty }
-
   /// The value attached to `object`; setting `nil` removes it.
   subscript(object: AnyObject) -> Value? {
     get {

@@ -41,6 +41,62 @@ final class RulesDefectCollector: Sendable {
   }
 }
 
+extension RulesDefectCollector {
+  /// Everything recorded, as defects placed with the source map and worded for the format, in document
+  /// order (defects at one place in the order they were found).
+  func defects(map: RulesSourceMap, format: TrackingRules.Format) -> [RulesDefect] {
+    let placed = findings.enumerated().map { order, found in
+      (order, Self.defect(found.finding, at: found.path, map: map, format: format))
+    }
+    return placed.sorted { ($0.1.position, $0.0) < ($1.1.position, $1.0) }.map(\.1)
+  }
+
+  /// A finding of the decoders as a defect, placed with the source map and worded for the format.
+  static func defect(
+    _ finding: RulesDefectCollector.Finding, at path: [RulesPathComponent], map: RulesSourceMap,
+    format: TrackingRules.Format
+  ) -> RulesDefect {
+    let keyPath = RulesSourceMap.keyPath(path)
+    switch finding {
+    case .unknownKey(let key):
+      return RulesDefect(
+        keyPath: RulesSourceMap.keyPath(path.dropLast()), position: map.keyPosition(of: path), problem: .unknownKey(key)
+      )
+    case .invalidValue(let reason):
+      return RulesDefect(keyPath: keyPath, position: map.position(of: path), problem: .invalidValue(reason: reason))
+    case .decoding(let error):
+      let problem: RulesDefect.Problem
+      switch error {
+      case .typeMismatch(let type, _):
+        problem = .wrongType(expected: words(for: type, format), found: map.kind(of: path) ?? "another kind of value")
+      case .valueNotFound(let type, _):
+        problem = .wrongType(expected: words(for: type, format), found: map.kind(of: path) ?? "nothing")
+      case .keyNotFound(let key, _):
+        problem = .invalidValue(reason: "the key '\(key.stringValue)' is missing")
+      case .dataCorrupted(let context):
+        problem = .invalidValue(reason: context.debugDescription)
+      @unknown default:
+        problem = .invalidValue(reason: String(describing: error))
+      }
+      return RulesDefect(keyPath: keyPath, position: map.position(of: path), problem: problem)
+    }
+  }
+
+  /// What a format calls a value of `type`, e.g. "a string", "an object" or "a dict".
+  static func words(for type: Any.Type, _ format: TrackingRules.Format) -> String {
+    switch type {
+    case is String.Type: return "a string"
+    case is Int.Type: return format == .json ? "a whole number" : "an integer"
+    case is Bool.Type: return format == .json ? "true or false" : "<true/> or <false/>"
+    default:
+      let name = String(describing: type)
+      if name.hasPrefix("Dictionary") { return format == .json ? "an object" : "a dict" }
+      if name.hasPrefix("Array") { return "an array" }
+      return "a value of type \(name)"
+    }
+  }
+}
+
 extension Decoder {
   /// The defect collector of the rules loader, when it is the one decoding.
   var rulesDefects: RulesDefectCollector? {
