@@ -92,8 +92,8 @@ public final class AutoTracker {
   /// Whether the tracker is tracking an application.
   public var isTracking: Bool { application != nil }
 
-  /// The number of hosts the tracker has hooks on, the application included.
-  public var trackedHostCount: Int { attachments.count }
+  /// The number of hosts, still alive, the tracker has hooks on, the application included.
+  public var trackedHostCount: Int { attachments.count { $0.isHostAlive } }
 
   // MARK: Start and stop
 
