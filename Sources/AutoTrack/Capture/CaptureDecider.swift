@@ -62,7 +62,7 @@ struct CaptureDecider {
     if let key = capture.debounceKey, rules.debounceWindow > .zero,
       !debounce.admit(key, at: now, window: rules.debounceWindow)
     {
-      return .dropped(.debounced(windowMs: rules.debounceMs))
+      return .dropped(.debounced(window: rules.debounceWindow))
     }
     return .kept
   }

@@ -21,7 +21,7 @@ public enum DropReason: Sendable, Hashable, CustomStringConvertible {
   /// An ignore rule matched.
   case ignored(IgnoreReason)
   /// The same element produced a kept event less than the debounce window ago.
-  case debounced(windowMs: Int)
+  case debounced(window: Duration)
   /// A remote deny rule matched, or an allow list did not.
   case denied(rule: String)
   /// ``TrackingRules/dropUnconfigured`` is set and no event id is configured for the capture.
@@ -31,7 +31,7 @@ public enum DropReason: Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .ignored(let reason): "ignored: \(reason)"
-    case .debounced(let window): "debounced: within \(window) ms"
+    case .debounced(let window): "debounced: within \(window.wholeMilliseconds) ms"
     case .denied(let rule): "denied: \(rule)"
     case .noRule: "no rule"
     }

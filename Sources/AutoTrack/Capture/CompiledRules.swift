@@ -6,7 +6,6 @@ import HeadlessUI
 final class CompiledRules: Sendable {
   /// The debounce window; zero turns debouncing off.
   let debounceWindow: Duration
-  let debounceMs: Int
   let dropUnconfigured: Bool
   let ignoredIdentifiers: Set<String>
   let ignoredViewTypes: Set<String>
@@ -21,8 +20,7 @@ final class CompiledRules: Sendable {
   let hasRemoteLists: Bool
 
   init(_ rules: TrackingRules) {
-    debounceMs = rules.debounceMs
-    debounceWindow = .milliseconds(rules.debounceMs)
+    debounceWindow = rules.debounceWindow
     dropUnconfigured = rules.dropUnconfigured
     ignoredIdentifiers = Set(rules.ignore.viewIdentifiers)
     ignoredViewTypes = Set(rules.ignore.viewTypes)

@@ -132,7 +132,7 @@ extension TrackingRules {
 
   /// Records values that decode but make no sense.
   func checkValues(_ defects: RulesDefectCollector) {
-    if !(0...60_000).contains(debounceMs) {
+    if !(Duration.zero...Duration.seconds(60)).contains(debounceWindow) {
       defects.record(.invalidValue(reason: "must be between 0 and 60000 ms"), at: [.key("debounceMs")])
     }
     for name in screens.keys.sorted() {

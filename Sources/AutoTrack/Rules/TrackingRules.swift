@@ -23,12 +23,12 @@ import Foundation
 /// ```
 ///
 /// Load it with ``load(contentsOf:)`` or ``decode(_:format:file:)``: both check size, encoding and
-/// nesting before decoding and report every problem as an ``AutoTrackError`` naming the file, the key
-/// path and the reason. Unknown keys are errors.
+/// nesting before decoding and report every defect at once in one ``AutoTrackError``, each with its key
+/// path, line and column. Unknown keys are errors.
 public struct TrackingRules: Sendable, Hashable, Codable {
-  /// The debounce window for repeated `element_click` captures of one element, in milliseconds;
-  /// 0 turns debouncing off. Default 100.
-  public var debounceMs: Int
+  /// The debounce window for repeated `element_click` captures of one element; zero turns debouncing
+  /// off. Default 100 ms. Documents write it as `debounceMs`, in whole milliseconds, from 0 to 60000.
+  public var debounceWindow: Duration
   /// Whether captures with no event id configured for them are dropped (reason "no rule").
   /// Default `false`: they are kept under their default names.
   public var dropUnconfigured: Bool
@@ -42,16 +42,16 @@ public struct TrackingRules: Sendable, Hashable, Codable {
   /// Creates a rules document.
   ///
   /// - Parameters:
-  ///   - debounceMs: The debounce window in milliseconds.
+  ///   - debounceWindow: The debounce window.
   ///   - dropUnconfigured: Whether captures without a configured event id are dropped.
   ///   - screens: The rules of each screen, by screen name.
   ///   - ignore: What is never tracked.
   ///   - remote: The allow and deny lists.
   public init(
-    debounceMs: Int = 100, dropUnconfigured: Bool = false, screens: [String: ScreenRule] = [:],
+    debounceWindow: Duration = .milliseconds(100), dropUnconfigured: Bool = false, screens: [String: ScreenRule] = [:],
     ignore: IgnoreRules = IgnoreRules(), remote: RemoteRules = RemoteRules()
   ) {
-    self.debounceMs = debounceMs
+    self.debounceWindow = debounceWindow
     self.dropUnconfigured = dropUnconfigured
     self.screens = screens
     self.ignore = ignore
@@ -59,7 +59,8 @@ public struct TrackingRules: Sendable, Hashable, Codable {
   }
 
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case debounceMs, dropUnconfigured, screens, ignore, remote
+    case debounceWindow = "debounceMs"
+    case dropUnconfigured, screens, ignore, remote
   }
 
   /// Decodes a document, rejecting unknown keys.
@@ -73,11 +74,24 @@ public struct TrackingRules: Sendable, Hashable, Codable {
     try StrictKeys.check(decoder, allowed: CodingKeys.allCases)
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let defects = decoder.rulesDefects
-    debounceMs = try container.field(.debounceMs, default: 100, defects)
+    debounceWindow = .milliseconds(try container.field(.debounceWindow, default: 100, defects))
     dropUnconfigured = try container.field(.dropUnconfigured, default: false, defects)
     screens = try container.entries(.screens, of: ScreenRule.self, defects)
     ignore = try container.field(.ignore, default: IgnoreRules(), defects)
     remote = try container.field(.remote, default: RemoteRules(), defects)
+  }
+
+  /// Encodes the document as a rules file has it: the debounce window in whole milliseconds.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(debounceWindow.wholeMilliseconds, forKey: .debounceWindow)
+    try container.encode(dropUnconfigured, forKey: .dropUnconfigured)
+    try container.encode(screens, forKey: .screens)
+    try container.encode(ignore, forKey: .ignore)
+    try container.encode(remote, forKey: .remote)
   }
 }
 

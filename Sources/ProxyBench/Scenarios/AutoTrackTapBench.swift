@@ -57,7 +57,7 @@ func tapBody(_ tracking: TapTracking) -> Variant.Body {
     let delegate = BenchSelectionDelegate()
     screen.list.delegate = delegate
     screen.list.reloadData()
-    let window = Duration.milliseconds(TrackingRules().debounceMs)
+    let window = TrackingRules().debounceWindow
     // Spaced: past the window at every capture. Crowded: `crowdedLiveElements` captures per window,
     // and a row comes back after `tapListRows` taps, well past its window, so every tap is kept.
     let clock = SteppingClock(step: tracking == .crowded ? window / crowdedLiveElements : .seconds(1))

@@ -31,7 +31,7 @@ final class LongListScreen: Screen, ListViewDataSource {
     let fixture = try TrackingFixture()
     for _ in 0..<1_000 { try fixture.shop.list.tapRow(at: IndexPath(row: 1, section: 0)) }
     #expect(fixture.clicks.count == 1)
-    #expect(fixture.debug.decisions.filter { $0 == .dropped(.debounced(windowMs: 100)) }.count == 999)
+    #expect(fixture.debug.decisions.filter { $0 == .dropped(.debounced(window: .milliseconds(100))) }.count == 999)
   }
 
   @Test func tapsFiftyMillisecondsApartInAHundredMillisecondWindowKeepEveryOtherOne() throws {

@@ -44,7 +44,7 @@ import Testing
     fixture.clock.advance(by: .milliseconds(1))
     fixture.shop.buy.tap()  // 100 ms: a new window
     #expect(fixture.clicks.count == 2)
-    #expect(fixture.debug.decisions.filter { $0 == .dropped(.debounced(windowMs: 100)) }.count == 2)
+    #expect(fixture.debug.decisions.filter { $0 == .dropped(.debounced(window: .milliseconds(100))) }.count == 2)
   }
 
   @Test func debounceIsPerElementAndPerRow() throws {
@@ -59,7 +59,7 @@ import Testing
 
   @Test(arguments: [(0, 3), (100, 3), (500, 1)])
   func debounceWindowIsConfigurable(_ window: Int, expected: Int) throws {
-    let fixture = try TrackingFixture(rules: TrackingRules(debounceMs: window))
+    let fixture = try TrackingFixture(rules: TrackingRules(debounceWindow: .milliseconds(window)))
     for _ in 0..<3 {
       fixture.shop.buy.tap()
       fixture.clock.advance(by: .milliseconds(200))

@@ -176,8 +176,9 @@ struct RulesDocumentGenerator {
     var members: [(key: String, value: RulesNode)] = []
     sites.append(Site(keyPath: "", isStructObject: true))
     if random.oneIn(2) {
-      rules.debounceMs = random.below(60_001)
-      members.append(("debounceMs", .int(rules.debounceMs)))
+      let milliseconds = random.below(60_001)
+      rules.debounceWindow = .milliseconds(milliseconds)
+      members.append(("debounceMs", .int(milliseconds)))
       sites.append(Site(keyPath: "debounceMs"))
     }
     if random.oneIn(2) {

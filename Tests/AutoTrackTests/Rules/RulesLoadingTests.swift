@@ -36,12 +36,12 @@ enum ExampleRules {
   @Test func anEmptyDocumentHasTheDefaults() throws {
     #expect(try decodeJSON("{}") == TrackingRules())
     #expect(try decodePlist("<dict/>") == TrackingRules())
-    #expect(TrackingRules().debounceMs == 100)
+    #expect(TrackingRules().debounceWindow == .milliseconds(100))
   }
 
   @Test func encodedRulesDecodeBack() throws {
     let rules = TrackingRules(
-      debounceMs: 250, screens: ["A": ScreenRule(viewEvent: "a_view", actions: ["go": "a_go"])],
+      debounceWindow: .milliseconds(250), screens: ["A": ScreenRule(viewEvent: "a_view", actions: ["go": "a_go"])],
       ignore: IgnoreRules(events: ["scroll_start"]), remote: RemoteRules(denyPaths: ["A/*"]))
     let data = try JSONEncoder().encode(rules)
     #expect(try TrackingRules.decode(data, format: .json, file: "round-trip") == rules)
