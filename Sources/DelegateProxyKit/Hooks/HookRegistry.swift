@@ -64,6 +64,8 @@ public final class HookRegistry: Sendable {
 
   /// The published ``HookSnapshot`` (retained), or `nil` when no hook is installed.
   @usableFromInline internal let published = Atomic<UInt>(0)
+  /// The `hookBit`s of every hooked method, ORed: 0 when no hook is installed.
+  @usableFromInline internal let hookedMask = Atomic<UInt64>(0)
   /// The calls reading a snapshot right now. A replaced snapshot is released only when this is
   /// zero, so a call never reads freed memory and never takes a lock.
   @usableFromInline internal let readers = Atomic<Int>(0)
@@ -345,6 +347,7 @@ public final class HookRegistry: Sendable {
             MethodHooks(method: $0.method, before: $0.before, instead: $0.instead, after: $0.after)
           })
       ).toOpaque()
+    hookedMask.store(state.lists.reduce(0) { $0 | $1.method.hookBit }, ordering: .relaxed)
     // Sequentially consistent with the readers' increment-then-load: either a call's load sees
     // the new snapshot, or this load sees the call's increment and keeps the old one alive.
     let old = published.exchange(UInt(bitPattern: snapshot), ordering: .sequentiallyConsistent)

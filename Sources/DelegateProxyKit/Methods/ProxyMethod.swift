@@ -1,3 +1,8 @@
+import Synchronization
+
+/// The bit the next declared method gets (modulo 64).
+private let nextHookBit = Atomic<UInt64>(0)
+
 /// One method of a delegate protocol as a proxy declares it, with its types erased.
 ///
 /// The four typed method references — ``DelegateMethod``, ``ThrowingDelegateMethod``,
@@ -15,9 +20,14 @@ public class ProxyMethod: @unchecked Sendable {
   // @unchecked: every stored property is an immutable `let` of a Sendable type; the class is
   // not final only so that the four typed references can share it.
   @usableFromInline internal let declaration: MethodDeclaration
+  /// One bit of 64, given out in turn as methods are declared, so the methods of one table get
+  /// distinct bits. A registry ORs the bits of its hooked methods; a call whose bit is clear
+  /// takes the hook-free path even when other methods of the proxy are hooked.
+  @usableFromInline internal let hookBit: UInt64
 
   internal init(_ declaration: MethodDeclaration) {
     self.declaration = declaration
+    hookBit = 1 << (nextHookBit.wrappingAdd(1, ordering: .relaxed).oldValue % 64)
   }
 
   /// The method's name with its argument labels, as `#function` spells it inside the method:

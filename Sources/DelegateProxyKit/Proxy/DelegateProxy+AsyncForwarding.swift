@@ -43,7 +43,8 @@ extension DelegateProxy {
     orElse fallback: @autoclosure () -> Result,
     to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async -> Result
   ) async -> Result {
-    if hasNoHooks, forwardeeProxyLink.load(ordering: .relaxed) == 0 {
+    let hooked = hookedMethods
+    if hooked == 0 || hooked & method().hookBit == 0, forwardeeProxyLink.load(ordering: .relaxed) == 0 {
       guard let forwardee = weakForwardee else { return fallback() }
       return await call(forwardee, repeat each arguments)
     }
@@ -92,7 +93,8 @@ extension DelegateProxy {
     _ arguments: repeat each Argument, orElse fallback: @autoclosure () -> Result,
     to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
-    if hasNoHooks, forwardeeProxyLink.load(ordering: .relaxed) == 0 {
+    let hooked = hookedMethods
+    if hooked == 0 || hooked & method().hookBit == 0, forwardeeProxyLink.load(ordering: .relaxed) == 0 {
       guard let forwardee = weakForwardee else { return fallback() }
       return try await call(forwardee, repeat each arguments)
     }

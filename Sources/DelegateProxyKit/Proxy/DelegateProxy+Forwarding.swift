@@ -24,7 +24,10 @@ extension DelegateProxy {
     _ method: @autoclosure () -> DelegateMethod<repeat each Argument, Void>, _ arguments: repeat each Argument,
     to call: (Delegate, repeat each Argument) -> Void
   ) {
-    if hasNoHooks {
+    // The hook-free path unless this very method is hooked (a bit in the mask): other methods
+    // of a hooked proxy stay as cheap as on a proxy with no hooks.
+    let hooked = hookedMethods
+    if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return }
@@ -62,7 +65,10 @@ extension DelegateProxy {
   ) -> Result {
     // The hook-free path is spelled out rather than shared: a call through a helper makes the
     // compiler copy (retain) class and struct arguments on every call.
-    if hasNoHooks {
+    // The hook-free path unless this very method is hooked (a bit in the mask): other methods
+    // of a hooked proxy stay as cheap as on a proxy with no hooks.
+    let hooked = hookedMethods
+    if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return fallback() }
@@ -99,7 +105,10 @@ extension DelegateProxy {
     _ method: @autoclosure () -> ThrowingDelegateMethod<repeat each Argument, Void, Failure>,
     _ arguments: repeat each Argument, to call: (Delegate, repeat each Argument) throws(Failure) -> Void
   ) throws(Failure) {
-    if hasNoHooks {
+    // The hook-free path unless this very method is hooked (a bit in the mask): other methods
+    // of a hooked proxy stay as cheap as on a proxy with no hooks.
+    let hooked = hookedMethods
+    if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return }
@@ -140,7 +149,10 @@ extension DelegateProxy {
     _ arguments: repeat each Argument, orElse fallback: @autoclosure () -> Result,
     to call: (Delegate, repeat each Argument) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    if hasNoHooks {
+    // The hook-free path unless this very method is hooked (a bit in the mask): other methods
+    // of a hooked proxy stay as cheap as on a proxy with no hooks.
+    let hooked = hookedMethods
+    if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return fallback() }

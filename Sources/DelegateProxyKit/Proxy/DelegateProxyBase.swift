@@ -53,9 +53,11 @@ open class DelegateProxyBase {
   @usableFromInline
   internal final var typeIdentityBits: UInt { UInt(bitPattern: ObjectIdentifier(Swift.type(of: self))) }
 
-  /// Whether no hook of this proxy or its type is installed: two relaxed atomic loads.
+  /// The `hookBit`s of the methods hooked on this proxy or its type: two relaxed atomic loads.
   @inlinable
-  internal final var hasNoHooks: Bool { hooks.isEmpty && typeHookRegistry.isEmpty }
+  internal final var hookedMethods: UInt64 {
+    hooks.hookedMask.load(ordering: .relaxed) | typeHookRegistry.hookedMask.load(ordering: .relaxed)
+  }
 
   /// Checks the chain that led here for a loop and pushes this proxy, about to forward to `link`.
   /// Returns `false` (and reports) when the call must stop.
