@@ -168,9 +168,8 @@ final class GroupList: Sendable {
   /// Runs the groups around `original`: every active group's `before`
   /// handlers, then the `instead` chain ending in `original`, then the
   /// `after` handlers. A group whose strategy already captured this message
-  /// (a hooked subclass that reached its hooked superclass) is skipped; that
-  /// check covers the first 64 groups and four strategies per message, past
-  /// which groups always run.
+  /// (a hooked subclass that reached its hooked superclass) is skipped,
+  /// however many groups and strategies there are.
   ///
   /// Handlers are called through unretained references: the list is kept
   /// alive by its owner for the whole call, and so are its groups and boxes.
@@ -188,48 +187,49 @@ final class GroupList: Sendable {
   }
 
   /// The general path of ``run(_:_:original:)``: any number of groups, with
-  /// `instead` handlers.
+  /// `instead` handlers. Which groups run for this message is decided once,
+  /// up front, in a stack buffer.
   private func runGroups(
     _ receiver: RuntimeObject,
     _ message: inout Message,
     original: (inout Message) throws -> Void
   ) throws {
     try unretained.withUnsafeBufferPointer { groups in
-      var active: UInt64 = 0
-      var hasInstead = false
-      for index in groups.indices where index < 64 {
-        groups[index]._withUnsafeGuaranteedRef { group in
-          if message.marks.insert(group.strategyID) {
-            active |= 1 << UInt64(index)
+      try withUnsafeTemporaryAllocation(of: Bool.self, capacity: max(groups.count, 1)) { active in
+        var anyActive = false
+        var hasInstead = false
+        for index in groups.indices {
+          let runs = groups[index]._withUnsafeGuaranteedRef { group in
+            guard message.marks.insert(group.strategyID) else { return false }
             hasInstead = hasInstead || !group.instead.isEmpty
+            return true
+          }
+          active.initializeElement(at: index, to: runs)
+          anyActive = anyActive || runs
+        }
+        let decided = UnsafeBufferPointer(rebasing: active[..<groups.count])
+        defer { active.baseAddress.unsafelyUnwrapped.deinitialize(count: groups.count) }
+        guard anyActive else {
+          try original(&message)
+          return
+        }
+        for index in groups.indices where decided[index] {
+          groups[index]._withUnsafeGuaranteedRef { group in
+            group.before.withUnsafeBufferPointer { handlers in
+              for handler in handlers { handler._withUnsafeGuaranteedRef { $0.body(receiver, message) } }
+            }
           }
         }
-      }
-      for index in groups.indices where index >= 64 {
-        groups[index]._withUnsafeGuaranteedRef { group in
-          hasInstead = hasInstead || !group.instead.isEmpty
+        if hasInstead {
+          try runInstead(groups, decided, group: 0, handler: 0, receiver, &message, original)
+        } else {
+          try original(&message)
         }
-      }
-      if active == 0, groups.count <= 64 {
-        try original(&message)
-        return
-      }
-      for index in groups.indices where isActive(active, index) {
-        groups[index]._withUnsafeGuaranteedRef { group in
-          group.before.withUnsafeBufferPointer { handlers in
-            for handler in handlers { handler._withUnsafeGuaranteedRef { $0.body(receiver, message) } }
-          }
-        }
-      }
-      if hasInstead {
-        try runInstead(groups, active, group: 0, handler: 0, receiver, &message, original)
-      } else {
-        try original(&message)
-      }
-      for index in groups.indices where isActive(active, index) {
-        groups[index]._withUnsafeGuaranteedRef { group in
-          group.after.withUnsafeBufferPointer { handlers in
-            for handler in handlers { handler._withUnsafeGuaranteedRef { $0.body(receiver, message) } }
+        for index in groups.indices where decided[index] {
+          groups[index]._withUnsafeGuaranteedRef { group in
+            group.after.withUnsafeBufferPointer { handlers in
+              for handler in handlers { handler._withUnsafeGuaranteedRef { $0.body(receiver, message) } }
+            }
           }
         }
       }
@@ -237,17 +237,9 @@ final class GroupList: Sendable {
   }
 }
 
-/// Whether group `index` runs for this message: the first 64 groups are
-/// tracked in `active`; any further group always runs (without the
-/// once-per-message check).
-@inline(__always)
-private func isActive(_ active: UInt64, _ index: Int) -> Bool {
-  index >= 64 || active & (1 << UInt64(index)) != 0
-}
-
 private func runInstead(
   _ groups: UnsafeBufferPointer<Unmanaged<HandlerGroup>>,
-  _ active: UInt64,
+  _ active: UnsafeBufferPointer<Bool>,
   group: Int,
   handler: Int,
   _ receiver: RuntimeObject,
@@ -258,7 +250,7 @@ private func runInstead(
   var handlerIndex = handler
   while groupIndex < groups.count {
     let count = groups[groupIndex]._withUnsafeGuaranteedRef { $0.instead.count }
-    if isActive(active, groupIndex), handlerIndex < count { break }
+    if active[groupIndex], handlerIndex < count { break }
     groupIndex += 1
     handlerIndex = 0
   }

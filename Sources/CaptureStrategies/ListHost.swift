@@ -77,7 +77,7 @@ public final class ListHost: Sendable {
       return true
     }
     if target.responds(to: Self.shouldHighlightRow) {
-      let highlight: Bool = try target.send(Self.shouldHighlightRow, self, indexPath)
+      let highlight = try target.send(Self.shouldHighlightRow, self, indexPath, returning: Bool.self)
       guard highlight else { return false }
     }
     slots.withLock { $0.selectedRows.append(indexPath) }
@@ -94,18 +94,19 @@ public final class ListHost: Sendable {
   /// - Throws: What the delegate's implementation throws.
   public func heightForRow(at indexPath: IndexPath) throws -> Double {
     guard let target = messageTarget, target.responds(to: Self.heightForRow) else { return Self.defaultRowHeight }
-    return try target.send(Self.heightForRow, self, indexPath)
+    return try target.send(Self.heightForRow, self, indexPath, returning: Double.self)
   }
 
   func pushInterceptor(_ proxy: RuntimeObject) {
     slots.withLock { $0.interceptors.append(proxy) }
   }
 
-  /// Removes `proxy` when it is the newest interceptor; `false` otherwise.
-  func popInterceptor(_ proxy: RuntimeObject) -> Bool {
+  /// Removes `proxy` from the interceptors, wherever it is; `false` when
+  /// it is not one.
+  func removeInterceptor(_ proxy: RuntimeObject) -> Bool {
     slots.withLock { slots in
-      guard slots.interceptors.last === proxy else { return false }
-      slots.interceptors.removeLast()
+      guard let index = slots.interceptors.lastIndex(where: { $0 === proxy }) else { return false }
+      slots.interceptors.remove(at: index)
       return true
     }
   }

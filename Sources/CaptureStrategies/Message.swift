@@ -185,6 +185,13 @@ public struct Message {
     return returnSlot.assumingMemoryBound(to: R.self).move()
   }
 
+  /// Frees the capture marks' overflow when the send that owns this
+  /// message is over (a no-op unless more than four strategies captured it).
+  @inlinable
+  mutating func endMarks() {
+    if marks.overflow != nil { marks.releaseOverflow() }
+  }
+
   /// Destroys a return value that was set when the send fails afterwards.
   @inlinable
   func discardReturnValue<R>(as type: R.Type) {
@@ -204,48 +211,6 @@ typealias ArgumentEntry = (type: Any.Type, pointer: UnsafeRawPointer?)
 /// The argument entry standing in for a message with no arguments.
 @inlinable
 var noArgument: ArgumentEntry { (Void.self, nil) }
-
-/// The strategies that already captured one message, so that a capture
-/// reached twice for the same call (a hooked subclass calling its hooked
-/// superclass) fires once. Kept inline and trivial so that a ``Message``
-/// needs no reference counting; past four strategies on one call the
-/// duplicate check is skipped (every later strategy fires).
-@usableFromInline
-struct CaptureMarks {
-  @usableFromInline var slots: (Int, Int, Int, Int) = (0, 0, 0, 0)
-
-  @inlinable
-  init() {}
-
-  /// Records `id`; returns `false` when it was already recorded.
-  ///
-  /// Slots fill in order and are never cleared, so the first empty slot
-  /// ends the search: the common first capture of a message is one compare
-  /// and one store.
-  @inline(__always)
-  mutating func insert(_ id: Int) -> Bool {
-    if slots.0 == 0 {
-      slots.0 = id
-      return true
-    }
-    if slots.0 == id { return false }
-    if slots.1 == 0 {
-      slots.1 = id
-      return true
-    }
-    if slots.1 == id { return false }
-    if slots.2 == 0 {
-      slots.2 = id
-      return true
-    }
-    if slots.2 == id { return false }
-    if slots.3 == 0 {
-      slots.3 = id
-      return true
-    }
-    return slots.3 != id
-  }
-}
 
 func copyAny<T>(_ type: T.Type, from pointer: UnsafeRawPointer) -> Any {
   pointer.assumingMemoryBound(to: T.self).pointee

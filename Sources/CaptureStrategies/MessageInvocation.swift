@@ -43,7 +43,7 @@ public final class MessageInvocation {
     self.storage = storage
     returnStorage = allocateUninitialized(message.returnType)
     returnIsSet = message.returnType == Void.self
-    marks = message.marks
+    marks = message.marks.copied()
     if message.returnIsSet, message.returnType != Void.self {
       copyInitialize(message.returnType, from: UnsafeRawPointer(message.returnSlot), to: returnStorage)
       returnIsSet = true
@@ -51,6 +51,7 @@ public final class MessageInvocation {
   }
 
   deinit {
+    marks.releaseOverflow()
     for (type, pointer) in zip(argumentTypes, storage) {
       destroyAndFree(type, pointer, initialized: true)
     }
@@ -135,7 +136,7 @@ public final class MessageInvocation {
 
   /// Copies this invocation's return value into `message` (runtime side).
   func copyReturnValue(into message: inout Message) {
-    message.marks = marks
+    message.marks.formUnion(marks)
     guard returnIsSet, returnType != Void.self else { return }
     // Same type on both sides: the invocation was made from this message.
     copyValue(returnType, from: UnsafeRawPointer(returnStorage), to: message.returnSlot, replacing: message.returnIsSet)

@@ -21,11 +21,13 @@ import Synchronization
 ///   that the forwarding path needs neither a weak load nor a retain. As
 ///   with Objective-C's unretained delegates, freeing the delegate while
 ///   another thread is sending through its proxy is not supported.
-/// - ``CaptureInstallation/remove()`` stops the capture at once. If the
-///   host still points at the proxy, the host gets its previous delegate
-///   back; if something else was installed on top since (another
-///   library's proxy), the proxy stays in that chain as a pure forwarder
-///   until the delegate is freed, so the other library keeps working.
+/// - ``CaptureInstallation/remove()`` stops the capture at once and takes
+///   the proxy out of the chain, in any order: the host, or the capture
+///   proxy in front of it, forwards past it, and after the last removal the
+///   host's delegate is its original object again. If something else was
+///   installed in front since (another library's proxy), the proxy stays in
+///   that chain as a pure forwarder until the delegate is freed, so the
+///   other library keeps working.
 public final class ProxyStrategy: CaptureStrategy {
   /// Always ``CaptureStrategyKind/proxy``.
   public var kind: CaptureStrategyKind { .proxy }
@@ -89,21 +91,26 @@ public final class ProxyStrategy: CaptureStrategy {
     }
     return record.state.withLock { state in
       if let current = state.current, current.isInstalled { return current }
-      let forwardee: RuntimeObject
-      if let host {
-        forwardee = (host.cooperatesWithProxies ? host.messageTarget : host.delegate) ?? object
-      } else {
-        forwardee = object
-      }
-      let proxyState = ProxyState(strategy: self, forwardee: forwardee)
-      proxyState.watchForwardee()
-      let proxy = RuntimeObject(class: Self.proxyClass, payload: proxyState)
-      if let host {
-        if host.cooperatesWithProxies {
-          host.pushInterceptor(proxy)
+      // The forwardee is read and the proxy put in front of it in one step, so that a removal
+      // on another thread cannot unlink the forwardee in between.
+      let (proxy, proxyState) = ProxyChain.lock.withLock { _ in
+        let forwardee: RuntimeObject
+        if let host {
+          forwardee = (host.cooperatesWithProxies ? host.messageTarget : host.delegate) ?? object
         } else {
-          host.delegate = proxy
+          forwardee = object
         }
+        let proxyState = ProxyState(strategy: self, forwardee: forwardee)
+        proxyState.watchForwardee()
+        let proxy = RuntimeObject(class: Self.proxyClass, payload: proxyState)
+        if let host {
+          if host.cooperatesWithProxies {
+            host.pushInterceptor(proxy)
+          } else {
+            host.delegate = proxy
+          }
+        }
+        return (proxy, proxyState)
       }
       let installation = ProxyInstallation(proxy: proxy, state: proxyState, host: host, record: record)
       if let previous = state.current { state.passThrough.append(previous.proxy) }
@@ -136,79 +143,32 @@ public final class ProxyInstallation: CaptureInstallation {
   /// Whether the proxy still captures.
   public var isInstalled: Bool { state.capturing.load(ordering: .acquiring) }
 
-  /// Stops the capture and takes the proxy out of the host when nothing was
-  /// put in front of it since.
+  /// Stops the capture and takes the proxy out of the host's chain.
+  ///
+  /// Whatever sent to the proxy sends to the proxy's forwardee from now on:
+  /// the host, when the proxy is the outermost, or the capture proxy above
+  /// it. Proxies of this module can therefore be removed in any order, and
+  /// after the last removal the host's delegate is its original object
+  /// again. When something else sits in front of the proxy (another
+  /// library's proxy, or a delegate set since), the proxy stays in that
+  /// chain as a pure forwarder until the delegate is freed.
   ///
   /// - Returns: `false` when already removed.
   @discardableResult
   public func remove() throws(CaptureStrategiesError) -> Bool {
     guard state.capturing.exchange(false, ordering: .acquiringAndReleasing) else { return false }
-    var detached = true
-    if let host {
-      if host.cooperatesWithProxies {
-        detached = host.popInterceptor(proxy)
-      } else if host.delegate === proxy {
-        host.delegate = state.forwardee
-      } else {
-        detached = false
-      }
-    }
+    let unlink = host.map { ProxyChain.unlink(proxy, state: state, from: $0) } ?? .detachedFromHost
     if let record {
       record.state.withLock { recordState in
-        if recordState.current === self {
-          recordState.current = nil
-          if !detached { recordState.passThrough.append(proxy) }
-        }
+        if recordState.current === self { recordState.current = nil }
+        // A bypassed proxy is kept until the delegate goes: a send through the proxy above it
+        // may have loaded it just before the bypass and still be running in it.
+        if unlink != .detachedFromHost { recordState.passThrough.append(proxy) }
       }
     }
-    if detached { state.unwatchForwardee() }
+    if unlink == .detachedFromHost { state.unwatchForwardee() }
     return true
   }
-}
-
-/// A proxy's per-instance state, stored as its payload.
-final class ProxyState: Sendable {
-  /// The forwardee, unretained; valid while `forwardeeAlive` is true.
-  unowned(unsafe) let forwardeeReference: RuntimeObject
-  let forwardeeAlive = Atomic<Bool>(true)
-  let strategy: ProxyStrategy
-  let capturing = Atomic<Bool>(true)
-  let watchKey = makeStrategyID()
-
-  init(strategy: ProxyStrategy, forwardee: RuntimeObject) {
-    self.strategy = strategy
-    self.forwardeeReference = forwardee
-  }
-
-  /// Attaches the watcher that clears `forwardeeAlive` when the forwardee dies.
-  func watchForwardee() {
-    forwardeeReference.setAssociatedObject(ForwardeeWatch(self), forKey: watchKey)
-  }
-
-  /// Detaches the watcher (when the proxy leaves the chain).
-  func unwatchForwardee() {
-    if let forwardee { forwardee.setAssociatedObject(nil, forKey: watchKey) }
-  }
-
-  /// The forwardee, or `nil` once it has been freed.
-  var forwardee: RuntimeObject? {
-    forwardeeAlive.load(ordering: .acquiring) ? forwardeeReference : nil
-  }
-
-  @inline(__always)
-  func captures(_ selector: Selector) -> Bool {
-    Unmanaged.passUnretained(strategy)._withUnsafeGuaranteedRef { strategy in
-      let captured = strategy.capturedIDs
-      return selector.id < captured.count && captured[selector.id] && capturing.load(ordering: .relaxed)
-    }
-  }
-}
-
-/// Associated with a proxy's forwardee; tells the proxy when it dies.
-final class ForwardeeWatch: Sendable {
-  let state: ProxyState
-  init(_ state: ProxyState) { self.state = state }
-  deinit { state.forwardeeAlive.store(false, ordering: .releasing) }
 }
 
 /// The proxies one strategy made for one delegate, kept alive by it.
@@ -237,8 +197,8 @@ private func makeProxyClass() -> RuntimeClass {
   let cls = allocated!
   cls.setUnretainedForwardingTarget { proxy, selector in
     proxy.withPayload(as: ProxyState.self) { state in
-      guard !state.captures(selector), state.forwardeeAlive.load(ordering: .acquiring) else { return nil }
-      return Unmanaged.passUnretained(state.forwardeeReference)
+      guard !state.captures(selector) else { return nil }
+      return state.forwardeeSlot.load(ordering: .acquiring)
     } ?? nil
   }
   cls.setForwardInvocation { proxy, invocation in

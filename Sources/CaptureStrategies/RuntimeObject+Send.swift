@@ -1,60 +1,55 @@
 extension RuntimeObject {
 
-  /// Sends `selector` with 0 arguments and returns its result.
+  /// Sends `selector` with no arguments and returns its result, of the type `returning` names.
   ///
-  /// The cached path allocates nothing: arguments are passed by pointer and
-  /// the result is written straight into the caller's frame.
-  ///
-  /// ```swift
-  /// let height: Double = try delegate.send(ListHost.heightForRow, host, indexPath)
-  /// ```
+  /// The expected result type is an argument, never inferred from the context, so that
+  /// `try?` cannot turn a send into an optional-typed one by accident (see
+  /// ``CaptureStrategiesError/returnTypeMismatch(selector:expected:actual:)``). The cached path
+  /// allocates nothing: arguments are passed by pointer and the result is written straight
+  /// into the caller's frame.
   ///
   /// - Parameters:
   ///   - selector: The message to send.
-  /// - Returns: The value the implementation produced, of the type the
-  ///   caller asks for.
-  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector
-  ///   or types do not match, or what the implementation throws.
+  ///   - returning: The type the implementation returns.
+  /// - Returns: The value the implementation produced.
+  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
+  ///   match, or what the implementation throws.
   @inlinable
-  public func send<R>(_ selector: Selector) throws -> R {
+  public func send<R>(_ selector: Selector, returning: R.Type) throws -> R {
     var frame = noArgument
     return try withUnsafePointer(to: &frame) { frame in
       try sendMessage(selector, argumentCount: 0, arguments: frame, returning: R.self)
     }
   }
 
-  /// Sends `selector` with 0 arguments, expecting no result.
+  /// Sends `selector` with no arguments, expecting no result.
   ///
   /// - Parameters:
   ///   - selector: The message to send.
-  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector
-  ///   or types do not match, or what the implementation throws.
+  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
+  ///   match, or what the implementation throws.
   @inlinable
   public func send(_ selector: Selector) throws {
-    var frame = noArgument
-    return try withUnsafePointer(to: &frame) { frame in
-      try sendMessage(selector, argumentCount: 0, arguments: frame, returning: Void.self)
-    }
+    try send(selector, returning: Void.self)
   }
 
-  /// Sends `selector` with 1 argument and returns its result.
+  /// Sends `selector` with 1 argument and returns its result, of the type `returning` names.
   ///
-  /// The cached path allocates nothing: arguments are passed by pointer and
-  /// the result is written straight into the caller's frame.
-  ///
-  /// ```swift
-  /// let height: Double = try delegate.send(ListHost.heightForRow, host, indexPath)
-  /// ```
+  /// The expected result type is an argument, never inferred from the context, so that
+  /// `try?` cannot turn a send into an optional-typed one by accident (see
+  /// ``CaptureStrategiesError/returnTypeMismatch(selector:expected:actual:)``). The cached path
+  /// allocates nothing: arguments are passed by pointer and the result is written straight
+  /// into the caller's frame.
   ///
   /// - Parameters:
   ///   - selector: The message to send.
   ///   - a: Argument 0.
-  /// - Returns: The value the implementation produced, of the type the
-  ///   caller asks for.
-  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector
-  ///   or types do not match, or what the implementation throws.
+  ///   - returning: The type the implementation returns.
+  /// - Returns: The value the implementation produced.
+  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
+  ///   match, or what the implementation throws.
   @inlinable
-  public func send<A, R>(_ selector: Selector, _ a: A) throws -> R {
+  public func send<A, R>(_ selector: Selector, _ a: A, returning: R.Type) throws -> R {
     try withUnsafePointer(to: a) { pa in
       var frame: ArgumentEntry = (A.self as Any.Type, UnsafeRawPointer(pa))
       return try withUnsafePointer(to: &frame) { frame in
@@ -68,44 +63,42 @@ extension RuntimeObject {
   /// - Parameters:
   ///   - selector: The message to send.
   ///   - a: Argument 0.
-  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector
-  ///   or types do not match, or what the implementation throws.
+  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
+  ///   match, or what the implementation throws.
   @inlinable
   public func send<A>(_ selector: Selector, _ a: A) throws {
-    try withUnsafePointer(to: a) { pa in
-      var frame: ArgumentEntry = (A.self as Any.Type, UnsafeRawPointer(pa))
-      return try withUnsafePointer(to: &frame) { frame in
-        try sendMessage(selector, argumentCount: 1, arguments: frame, returning: Void.self)
-      }
-    }
+    try send(selector, a, returning: Void.self)
   }
 
-  /// Sends `selector` with 2 arguments and returns its result.
+  /// Sends `selector` with 2 arguments and returns its result, of the type `returning` names.
   ///
-  /// The cached path allocates nothing: arguments are passed by pointer and
-  /// the result is written straight into the caller's frame.
+  /// The expected result type is an argument, never inferred from the context, so that
+  /// `try?` cannot turn a send into an optional-typed one by accident (see
+  /// ``CaptureStrategiesError/returnTypeMismatch(selector:expected:actual:)``). The cached path
+  /// allocates nothing: arguments are passed by pointer and the result is written straight
+  /// into the caller's frame.
   ///
   /// ```swift
-  /// let height: Double = try delegate.send(ListHost.heightForRow, host, indexPath)
+  /// let height = try delegate.send(ListHost.heightForRow, host, indexPath, returning: Double.self)
   /// ```
   ///
   /// - Parameters:
   ///   - selector: The message to send.
   ///   - a: Argument 0.
   ///   - b: Argument 1.
-  /// - Returns: The value the implementation produced, of the type the
-  ///   caller asks for.
-  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector
-  ///   or types do not match, or what the implementation throws.
+  ///   - returning: The type the implementation returns.
+  /// - Returns: The value the implementation produced.
+  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
+  ///   match, or what the implementation throws.
   @inlinable
-  public func send<A, B, R>(_ selector: Selector, _ a: A, _ b: B) throws -> R {
+  public func send<A, B, R>(_ selector: Selector, _ a: A, _ b: B, returning: R.Type) throws -> R {
     try withUnsafePointer(to: a) { pa in
       try withUnsafePointer(to: b) { pb in
-        var frame = ((A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)))
+        var frame = (
+          (A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb))
+        )
         return try withUnsafePointer(to: &frame) { frame in
-          try sendMessage(
-            selector, argumentCount: 2, arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self),
-            returning: R.self)
+          try sendMessage(selector, argumentCount: 2, arguments: entries(frame), returning: R.self)
         }
       }
     }
@@ -117,42 +110,32 @@ extension RuntimeObject {
   ///   - selector: The message to send.
   ///   - a: Argument 0.
   ///   - b: Argument 1.
-  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector
-  ///   or types do not match, or what the implementation throws.
+  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
+  ///   match, or what the implementation throws.
   @inlinable
   public func send<A, B>(_ selector: Selector, _ a: A, _ b: B) throws {
-    try withUnsafePointer(to: a) { pa in
-      try withUnsafePointer(to: b) { pb in
-        var frame = ((A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)))
-        return try withUnsafePointer(to: &frame) { frame in
-          try sendMessage(
-            selector, argumentCount: 2, arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self),
-            returning: Void.self)
-        }
-      }
-    }
+    try send(selector, a, b, returning: Void.self)
   }
 
-  /// Sends `selector` with 3 arguments and returns its result.
+  /// Sends `selector` with 3 arguments and returns its result, of the type `returning` names.
   ///
-  /// The cached path allocates nothing: arguments are passed by pointer and
-  /// the result is written straight into the caller's frame.
-  ///
-  /// ```swift
-  /// let height: Double = try delegate.send(ListHost.heightForRow, host, indexPath)
-  /// ```
+  /// The expected result type is an argument, never inferred from the context, so that
+  /// `try?` cannot turn a send into an optional-typed one by accident (see
+  /// ``CaptureStrategiesError/returnTypeMismatch(selector:expected:actual:)``). The cached path
+  /// allocates nothing: arguments are passed by pointer and the result is written straight
+  /// into the caller's frame.
   ///
   /// - Parameters:
   ///   - selector: The message to send.
   ///   - a: Argument 0.
   ///   - b: Argument 1.
   ///   - c: Argument 2.
-  /// - Returns: The value the implementation produced, of the type the
-  ///   caller asks for.
-  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector
-  ///   or types do not match, or what the implementation throws.
+  ///   - returning: The type the implementation returns.
+  /// - Returns: The value the implementation produced.
+  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
+  ///   match, or what the implementation throws.
   @inlinable
-  public func send<A, B, C, R>(_ selector: Selector, _ a: A, _ b: B, _ c: C) throws -> R {
+  public func send<A, B, C, R>(_ selector: Selector, _ a: A, _ b: B, _ c: C, returning: R.Type) throws -> R {
     try withUnsafePointer(to: a) { pa in
       try withUnsafePointer(to: b) { pb in
         try withUnsafePointer(to: c) { pc in
@@ -161,9 +144,7 @@ extension RuntimeObject {
             (C.self as Any.Type, UnsafeRawPointer(pc))
           )
           return try withUnsafePointer(to: &frame) { frame in
-            try sendMessage(
-              selector, argumentCount: 3,
-              arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: R.self)
+            try sendMessage(selector, argumentCount: 3, arguments: entries(frame), returning: R.self)
           }
         }
       }
@@ -177,35 +158,20 @@ extension RuntimeObject {
   ///   - a: Argument 0.
   ///   - b: Argument 1.
   ///   - c: Argument 2.
-  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector
-  ///   or types do not match, or what the implementation throws.
+  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
+  ///   match, or what the implementation throws.
   @inlinable
   public func send<A, B, C>(_ selector: Selector, _ a: A, _ b: B, _ c: C) throws {
-    try withUnsafePointer(to: a) { pa in
-      try withUnsafePointer(to: b) { pb in
-        try withUnsafePointer(to: c) { pc in
-          var frame = (
-            (A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)),
-            (C.self as Any.Type, UnsafeRawPointer(pc))
-          )
-          return try withUnsafePointer(to: &frame) { frame in
-            try sendMessage(
-              selector, argumentCount: 3,
-              arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: Void.self)
-          }
-        }
-      }
-    }
+    try send(selector, a, b, c, returning: Void.self)
   }
 
-  /// Sends `selector` with 4 arguments and returns its result.
+  /// Sends `selector` with 4 arguments and returns its result, of the type `returning` names.
   ///
-  /// The cached path allocates nothing: arguments are passed by pointer and
-  /// the result is written straight into the caller's frame.
-  ///
-  /// ```swift
-  /// let height: Double = try delegate.send(ListHost.heightForRow, host, indexPath)
-  /// ```
+  /// The expected result type is an argument, never inferred from the context, so that
+  /// `try?` cannot turn a send into an optional-typed one by accident (see
+  /// ``CaptureStrategiesError/returnTypeMismatch(selector:expected:actual:)``). The cached path
+  /// allocates nothing: arguments are passed by pointer and the result is written straight
+  /// into the caller's frame.
   ///
   /// - Parameters:
   ///   - selector: The message to send.
@@ -213,12 +179,12 @@ extension RuntimeObject {
   ///   - b: Argument 1.
   ///   - c: Argument 2.
   ///   - d: Argument 3.
-  /// - Returns: The value the implementation produced, of the type the
-  ///   caller asks for.
-  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector
-  ///   or types do not match, or what the implementation throws.
+  ///   - returning: The type the implementation returns.
+  /// - Returns: The value the implementation produced.
+  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
+  ///   match, or what the implementation throws.
   @inlinable
-  public func send<A, B, C, D, R>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D) throws -> R {
+  public func send<A, B, C, D, R>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D, returning: R.Type) throws -> R {
     try withUnsafePointer(to: a) { pa in
       try withUnsafePointer(to: b) { pb in
         try withUnsafePointer(to: c) { pc in
@@ -228,9 +194,7 @@ extension RuntimeObject {
               (C.self as Any.Type, UnsafeRawPointer(pc)), (D.self as Any.Type, UnsafeRawPointer(pd))
             )
             return try withUnsafePointer(to: &frame) { frame in
-              try sendMessage(
-                selector, argumentCount: 4,
-                arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: R.self)
+              try sendMessage(selector, argumentCount: 4, arguments: entries(frame), returning: R.self)
             }
           }
         }
@@ -246,37 +210,20 @@ extension RuntimeObject {
   ///   - b: Argument 1.
   ///   - c: Argument 2.
   ///   - d: Argument 3.
-  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector
-  ///   or types do not match, or what the implementation throws.
+  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
+  ///   match, or what the implementation throws.
   @inlinable
   public func send<A, B, C, D>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D) throws {
-    try withUnsafePointer(to: a) { pa in
-      try withUnsafePointer(to: b) { pb in
-        try withUnsafePointer(to: c) { pc in
-          try withUnsafePointer(to: d) { pd in
-            var frame = (
-              (A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)),
-              (C.self as Any.Type, UnsafeRawPointer(pc)), (D.self as Any.Type, UnsafeRawPointer(pd))
-            )
-            return try withUnsafePointer(to: &frame) { frame in
-              try sendMessage(
-                selector, argumentCount: 4,
-                arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: Void.self)
-            }
-          }
-        }
-      }
-    }
+    try send(selector, a, b, c, d, returning: Void.self)
   }
 
-  /// Sends `selector` with 5 arguments and returns its result.
+  /// Sends `selector` with 5 arguments and returns its result, of the type `returning` names.
   ///
-  /// The cached path allocates nothing: arguments are passed by pointer and
-  /// the result is written straight into the caller's frame.
-  ///
-  /// ```swift
-  /// let height: Double = try delegate.send(ListHost.heightForRow, host, indexPath)
-  /// ```
+  /// The expected result type is an argument, never inferred from the context, so that
+  /// `try?` cannot turn a send into an optional-typed one by accident (see
+  /// ``CaptureStrategiesError/returnTypeMismatch(selector:expected:actual:)``). The cached path
+  /// allocates nothing: arguments are passed by pointer and the result is written straight
+  /// into the caller's frame.
   ///
   /// - Parameters:
   ///   - selector: The message to send.
@@ -285,12 +232,14 @@ extension RuntimeObject {
   ///   - c: Argument 2.
   ///   - d: Argument 3.
   ///   - e: Argument 4.
-  /// - Returns: The value the implementation produced, of the type the
-  ///   caller asks for.
-  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector
-  ///   or types do not match, or what the implementation throws.
+  ///   - returning: The type the implementation returns.
+  /// - Returns: The value the implementation produced.
+  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
+  ///   match, or what the implementation throws.
   @inlinable
-  public func send<A, B, C, D, E, R>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E) throws -> R {
+  public func send<A, B, C, D, E, R>(
+    _ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, returning: R.Type
+  ) throws -> R {
     try withUnsafePointer(to: a) { pa in
       try withUnsafePointer(to: b) { pb in
         try withUnsafePointer(to: c) { pc in
@@ -302,9 +251,7 @@ extension RuntimeObject {
                 (E.self as Any.Type, UnsafeRawPointer(pe))
               )
               return try withUnsafePointer(to: &frame) { frame in
-                try sendMessage(
-                  selector, argumentCount: 5,
-                  arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: R.self)
+                try sendMessage(selector, argumentCount: 5, arguments: entries(frame), returning: R.self)
               }
             }
           }
@@ -322,40 +269,20 @@ extension RuntimeObject {
   ///   - c: Argument 2.
   ///   - d: Argument 3.
   ///   - e: Argument 4.
-  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector
-  ///   or types do not match, or what the implementation throws.
+  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
+  ///   match, or what the implementation throws.
   @inlinable
   public func send<A, B, C, D, E>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E) throws {
-    try withUnsafePointer(to: a) { pa in
-      try withUnsafePointer(to: b) { pb in
-        try withUnsafePointer(to: c) { pc in
-          try withUnsafePointer(to: d) { pd in
-            try withUnsafePointer(to: e) { pe in
-              var frame = (
-                (A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)),
-                (C.self as Any.Type, UnsafeRawPointer(pc)), (D.self as Any.Type, UnsafeRawPointer(pd)),
-                (E.self as Any.Type, UnsafeRawPointer(pe))
-              )
-              return try withUnsafePointer(to: &frame) { frame in
-                try sendMessage(
-                  selector, argumentCount: 5,
-                  arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: Void.self)
-              }
-            }
-          }
-        }
-      }
-    }
+    try send(selector, a, b, c, d, e, returning: Void.self)
   }
 
-  /// Sends `selector` with 6 arguments and returns its result.
+  /// Sends `selector` with 6 arguments and returns its result, of the type `returning` names.
   ///
-  /// The cached path allocates nothing: arguments are passed by pointer and
-  /// the result is written straight into the caller's frame.
-  ///
-  /// ```swift
-  /// let height: Double = try delegate.send(ListHost.heightForRow, host, indexPath)
-  /// ```
+  /// The expected result type is an argument, never inferred from the context, so that
+  /// `try?` cannot turn a send into an optional-typed one by accident (see
+  /// ``CaptureStrategiesError/returnTypeMismatch(selector:expected:actual:)``). The cached path
+  /// allocates nothing: arguments are passed by pointer and the result is written straight
+  /// into the caller's frame.
   ///
   /// - Parameters:
   ///   - selector: The message to send.
@@ -365,14 +292,14 @@ extension RuntimeObject {
   ///   - d: Argument 3.
   ///   - e: Argument 4.
   ///   - f: Argument 5.
-  /// - Returns: The value the implementation produced, of the type the
-  ///   caller asks for.
-  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector
-  ///   or types do not match, or what the implementation throws.
+  ///   - returning: The type the implementation returns.
+  /// - Returns: The value the implementation produced.
+  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
+  ///   match, or what the implementation throws.
   @inlinable
-  public func send<A, B, C, D, E, F, R>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) throws
-    -> R
-  {
+  public func send<A, B, C, D, E, F, R>(
+    _ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, returning: R.Type
+  ) throws -> R {
     try withUnsafePointer(to: a) { pa in
       try withUnsafePointer(to: b) { pb in
         try withUnsafePointer(to: c) { pc in
@@ -385,9 +312,7 @@ extension RuntimeObject {
                   (E.self as Any.Type, UnsafeRawPointer(pe)), (F.self as Any.Type, UnsafeRawPointer(pf))
                 )
                 return try withUnsafePointer(to: &frame) { frame in
-                  try sendMessage(
-                    selector, argumentCount: 6,
-                    arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: R.self)
+                  try sendMessage(selector, argumentCount: 6, arguments: entries(frame), returning: R.self)
                 }
               }
             }
@@ -407,33 +332,11 @@ extension RuntimeObject {
   ///   - d: Argument 3.
   ///   - e: Argument 4.
   ///   - f: Argument 5.
-  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector
-  ///   or types do not match, or what the implementation throws.
+  /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
+  ///   match, or what the implementation throws.
   @inlinable
   public func send<A, B, C, D, E, F>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) throws {
-    try withUnsafePointer(to: a) { pa in
-      try withUnsafePointer(to: b) { pb in
-        try withUnsafePointer(to: c) { pc in
-          try withUnsafePointer(to: d) { pd in
-            try withUnsafePointer(to: e) { pe in
-              try withUnsafePointer(to: f) { pf in
-                var frame = (
-                  (A.self as Any.Type, UnsafeRawPointer(pa)), (B.self as Any.Type, UnsafeRawPointer(pb)),
-                  (C.self as Any.Type, UnsafeRawPointer(pc)), (D.self as Any.Type, UnsafeRawPointer(pd)),
-                  (E.self as Any.Type, UnsafeRawPointer(pe)), (F.self as Any.Type, UnsafeRawPointer(pf))
-                )
-                return try withUnsafePointer(to: &frame) { frame in
-                  try sendMessage(
-                    selector, argumentCount: 6,
-                    arguments: UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self), returning: Void.self
-                  )
-                }
-              }
-            }
-          }
-        }
-      }
-    }
+    try send(selector, a, b, c, d, e, f, returning: Void.self)
   }
 
   @inlinable
@@ -454,10 +357,18 @@ extension RuntimeObject {
       do {
         try dispatch(&message)
       } catch {
+        message.endMarks()
         message.discardReturnValue(as: R.self)
         throw error
       }
+      message.endMarks()
       return try message.takeReturnValue(as: R.self)
     }
   }
+}
+
+/// A tuple of argument entries seen as the array it is laid out as.
+@inlinable
+func entries<Frame>(_ frame: UnsafePointer<Frame>) -> UnsafePointer<ArgumentEntry> {
+  UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self)
 }

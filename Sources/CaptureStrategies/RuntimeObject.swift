@@ -4,12 +4,13 @@ import Synchronization
 /// An object in the dispatch model: a changeable class pointer (`isa`), an
 /// optional immutable payload, and associated objects.
 ///
-/// Send messages with the `send(_:…)` family (one overload per arity, 0 to 6 arguments, typed result or `Void`). The object keeps its class
+/// Send messages with the `send(_:…)` family: one overload per arity, 0 to 6 arguments, with the
+/// expected result type named by a `returning:` argument (or none for `Void`). The object keeps its class
 /// alive; ``setClass(_:)`` swaps it, as `object_setClass` does.
 ///
 /// ```swift
 /// let delegate = RuntimeObject(class: delegateClass)
-/// let height: Double = try delegate.send(heightForRow, host, IndexPath(indexes: [0, 0]))
+/// let height = try delegate.send(heightForRow, host, IndexPath(indexes: [0, 0]), returning: Double.self)
 /// ```
 ///
 /// ## Thread safety

@@ -53,15 +53,16 @@ struct CompositionCase: Sendable, CustomStringConvertible {
     let second = Token(id: 2)
     let fallback = Token(id: 3)
 
-    #expect(try target.send(Sel.answer) as Int == 42)
-    #expect(try target.send(Sel.scale, 1.5) as Double == 3.75)
-    #expect(try target.send(Sel.both, true, false) as Bool == false)
-    #expect(try target.send(Sel.join, "a", "b", "c") as String == "abc")
-    #expect(try target.send(Sel.makeRow, 1, 2, "T", "!") as RowInfo == RowInfo(section: 1, row: 2, title: "T!"))
-    #expect(try target.send(Sel.pick, first, second, false, 5, fallback) as Token === second)
-    #expect(try target.send(Sel.sum, 1, 2, 3, 4, 5, 6) as Int == 654_321)
+    #expect(try target.send(Sel.answer, returning: Int.self) == 42)
+    #expect(try target.send(Sel.scale, 1.5, returning: Double.self) == 3.75)
+    #expect(try target.send(Sel.both, true, false, returning: Bool.self) == false)
+    #expect(try target.send(Sel.join, "a", "b", "c", returning: String.self) == "abc")
+    #expect(
+      try target.send(Sel.makeRow, 1, 2, "T", "!", returning: RowInfo.self) == RowInfo(section: 1, row: 2, title: "T!"))
+    #expect(try target.send(Sel.pick, first, second, false, 5, fallback, returning: Token.self) === second)
+    #expect(try target.send(Sel.sum, 1, 2, 3, 4, 5, 6, returning: Int.self) == 654_321)
     try target.send(Sel.didSelect, h.host, row3)
-    #expect(try target.send(Sel.height, h.host, row3) as Double == 33)
+    #expect(try target.send(Sel.height, h.host, row3, returning: Double.self) == 33)
 
     #expect(
       h.log.all == [

@@ -27,8 +27,8 @@ import Testing
       methods: [Sel.answer: Implementation { (_: RuntimeObject) -> Int in 7 }]
     )
     let object = RuntimeObject(class: sub)
-    #expect(try object.send(Sel.answer) as Int == 7)
-    #expect(try object.send(Sel.scale, 2.0) as Double == 5)
+    #expect(try object.send(Sel.answer, returning: Int.self) == 7)
+    #expect(try object.send(Sel.scale, 2.0, returning: Double.self) == 5)
     #expect(sub.methodList == [Sel.answer])
     #expect(sub.isSubclass(of: base))
     #expect(!base.isSubclass(of: sub))
@@ -38,18 +38,18 @@ import Testing
     let base = try makeDelegateClass("Base", log: log)
     let sub = try Runtime.makeClass(named: uniqueName("Sub"), superclass: base)
     let object = RuntimeObject(class: sub)
-    #expect(try object.send(Sel.answer) as Int == 42)  // fills the cache
+    #expect(try object.send(Sel.answer, returning: Int.self) == 42)  // fills the cache
 
     let previous = base.replaceMethod(Sel.answer, Implementation { (_: RuntimeObject) -> Int in 1 })
     #expect(previous != nil)
-    #expect(try object.send(Sel.answer) as Int == 1)
+    #expect(try object.send(Sel.answer, returning: Int.self) == 1)
 
     #expect(base.addMethod(Sel.answer, Implementation { (_: RuntimeObject) -> Int in 2 }) == false)
     #expect(sub.addMethod(Sel.answer, Implementation { (_: RuntimeObject) -> Int in 3 }))
-    #expect(try object.send(Sel.answer) as Int == 3)
+    #expect(try object.send(Sel.answer, returning: Int.self) == 3)
 
     #expect(sub.removeMethod(Sel.answer) != nil)
-    #expect(try object.send(Sel.answer) as Int == 1)
+    #expect(try object.send(Sel.answer, returning: Int.self) == 1)
   }
 
   @Test func exchangeImplementationsSwapsAndRejectsMissingMethods() throws {
@@ -61,14 +61,14 @@ import Testing
       ]
     )
     let object = RuntimeObject(class: cls)
-    #expect(try object.send(Selector("left")) as String == "left")
+    #expect(try object.send(Selector("left"), returning: String.self) == "left")
     try cls.exchangeImplementations(Selector("left"), Selector("right"))
-    #expect(try object.send(Selector("left")) as String == "right")
-    #expect(try object.send(Selector("right")) as String == "left")
+    #expect(try object.send(Selector("left"), returning: String.self) == "right")
+    #expect(try object.send(Selector("right"), returning: String.self) == "left")
     #expect(throws: CaptureStrategiesError.methodNotFound(selector: "missing", className: cls.name)) {
       try cls.exchangeImplementations(Selector("left"), Selector("missing"))
     }
-    #expect(try object.send(Selector("left")) as String == "right")
+    #expect(try object.send(Selector("left"), returning: String.self) == "right")
   }
 
   @Test func typeErrorsAreTypedAndNeverCrash() throws {
@@ -77,16 +77,16 @@ import Testing
       throws: CaptureStrategiesError.argumentTypeMismatch(
         selector: "scale:", index: 0, expected: "Swift.Double", actual: "Swift.Int")
     ) {
-      _ = try object.send(Sel.scale, 2) as Double
+      _ = try object.send(Sel.scale, 2, returning: Double.self)
     }
     #expect(
       throws: CaptureStrategiesError.returnTypeMismatch(
         selector: "answer", expected: "Swift.String", actual: "Swift.Int")
     ) {
-      _ = try object.send(Sel.answer) as String
+      _ = try object.send(Sel.answer, returning: String.self)
     }
     #expect(throws: CaptureStrategiesError.argumentIndexOutOfRange(selector: "scale:", index: 0, count: 0)) {
-      _ = try object.send(Sel.scale) as Double
+      _ = try object.send(Sel.scale, returning: Double.self)
     }
     #expect(throws: CaptureStrategiesError.unrecognizedSelector(selector: "missing:", className: object.realClass.name))
     {
@@ -97,7 +97,7 @@ import Testing
       methods: [Selector("value"): Implementation { _, _ in }]
     )
     #expect(throws: CaptureStrategiesError.missingReturnValue(selector: "value")) {
-      _ = try RuntimeObject(class: silent).send(Selector("value")) as Int
+      _ = try RuntimeObject(class: silent).send(Selector("value"), returning: Int.self)
     }
   }
 
@@ -121,11 +121,11 @@ import Testing
     try Runtime.registerClassPair(forwarder)
     let object = RuntimeObject(class: forwarder)
 
-    #expect(try object.send(Sel.answer) as Int == 42)
-    #expect(try object.send(Sel.scale, 4.0) as Double == 10)
-    #expect(try object.send(Sel.join, "a", "b", "c") as String == "handled")
+    #expect(try object.send(Sel.answer, returning: Int.self) == 42)
+    #expect(try object.send(Sel.scale, 4.0, returning: Double.self) == 10)
+    #expect(try object.send(Sel.join, "a", "b", "c", returning: String.self) == "handled")
     #expect(throws: CaptureStrategiesError.unrecognizedSelector(selector: "both:and:", className: "Forwarder")) {
-      _ = try object.send(Sel.both, true, true) as Bool
+      _ = try object.send(Sel.both, true, true, returning: Bool.self)
     }
     #expect(invocations.all == ["scale: 1", "join:with:and: 3", "both:and: 2"])
     #expect(object.responds(to: Sel.answer) == false)
@@ -196,7 +196,7 @@ import Testing
           for _ in 0..<(rounds * 5) {
             // Versions only grow: a send sees the old or the new method, and
             // once it saw a version it never goes back to an older one.
-            guard let value = try? object.send(Sel.answer) as Int, value >= last else {
+            guard let value = try? object.send(Sel.answer, returning: Int.self), value >= last else {
               failures.increment()
               continue
             }
@@ -214,8 +214,8 @@ import Testing
       }
     }
     #expect(failures.value == 0)
-    #expect(try objects[0].send(Sel.answer) as Int == rounds)
-    #expect(try objects[1].send(Sel.answer) as Int == rounds)
+    #expect(try objects[0].send(Sel.answer, returning: Int.self) == rounds)
+    #expect(try objects[1].send(Sel.answer, returning: Int.self) == rounds)
     // Only this test's classes: other suites run in parallel and may be sending to theirs, which
     // the process-wide `Runtime.reclaimRetiredCaches()` does not allow.
     cls.reclaimRetiredCaches()
@@ -232,7 +232,7 @@ import Testing
     await withTaskGroup(of: Void.self) { group in
       for _ in 0..<3 {
         group.addTask {
-          for _ in 0..<5_000 where (try? object.send(Sel.answer) as Int) != 42 {
+          for _ in 0..<5_000 where (try? object.send(Sel.answer, returning: Int.self)) != 42 {
             wrong.increment()
           }
         }
@@ -247,7 +247,7 @@ import Testing
     #expect(wrong.value == 0)
     #expect(cls.ownImplementation(for: Sel.answer) != nil)
     captured.reset()
-    #expect(try object.send(Sel.answer) as Int == 42)
+    #expect(try object.send(Sel.answer, returning: Int.self) == 42)
     #expect(captured.value == 0)
   }
 }

@@ -236,7 +236,7 @@ extension WrappingStrategyTests {
     let installation = try ProxyStrategy(handlers: [.before(Sel.didSelect) { _, _ in }]).install(on: h.delegate)
     let proxy = try #require(installation.receiver)
     #expect(ProxyStrategy.proxyClass.methodList.isEmpty)
-    #expect(try proxy.send(Sel.sum, 1, 1, 1, 1, 1, 1) as Int == 111_111)
+    #expect(try proxy.send(Sel.sum, 1, 1, 1, 1, 1, 1, returning: Int.self) == 111_111)
     #expect(h.log.all == ["original.sum"])
     #expect(throws: CaptureStrategiesError.unrecognizedSelector(selector: "nope", className: h.cls.name)) {
       try proxy.send(Selector("nope"))

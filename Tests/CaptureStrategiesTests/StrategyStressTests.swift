@@ -55,7 +55,7 @@ import Testing
       bodies.append {
         for _ in 0..<Self.callsPerThread {
           do {
-            if try receiver.send(Sel.answer) as Int != 42 { wrongResults.increment() }
+            if try receiver.send(Sel.answer, returning: Int.self) != 42 { wrongResults.increment() }
           } catch {
             failedSends.increment()
           }
@@ -81,7 +81,7 @@ import Testing
           installs.increment()
           if let proxy = installation.receiver {
             // A proxy of this thread's own: calls through it reach the original too.
-            if (try? proxy.send(Sel.answer) as Int) == 42 { churnSends[thread].increment() }
+            if (try? proxy.send(Sel.answer, returning: Int.self)) == 42 { churnSends[thread].increment() }
           }
           // Removing answers true once, then false.
           let first = (try? installation.remove()) ?? false
@@ -110,7 +110,7 @@ import Testing
       #expect(object.reportedClass === cls)
     }
     let before = originals.map(\.value)
-    for object in objects { #expect(try object.send(Sel.answer) as Int == 42) }
+    for object in objects { #expect(try object.send(Sel.answer, returning: Int.self) == 42) }
     #expect(zip(originals.map(\.value), before).allSatisfy { $0 == $1 + 1 })
     #expect(sticky.map(\.value) == Array(repeating: Self.callsPerThread, count: Self.forwardingThreads))
     if let generatedName {

@@ -86,7 +86,7 @@ final class ForeignIsaSwizzle: ForeignHook {
       selector,
       Implementation { receiver, message in
         log.record("foreign")
-        try original.implementation(for: selector)?.body(receiver, &message)
+        try original.invokeImplementation(&message, on: receiver)
       }
     )
     subclass.setReportedClass { _ in reported }
