@@ -1,6 +1,13 @@
 // One capture ("a row was selected, the delegate ran, a tracker saw it") three ways on the dispatch model:
 // wrapping (swizzling), dynamic subclass (isa-swizzling) and a forwarding proxy; where they differ, live.
 //
+// Nothing here touches the real Objective-C runtime: the classes, method tables, swizzles and generated
+// subclasses are CaptureStrategies' own Swift model of it, so the example runs on Linux too. Each
+// strategy does, in the model, what its real counterpart does with these runtime functions:
+//   wrapping         method_setImplementation (class_replaceMethod)  -> RuntimeClass.replaceMethod
+//   dynamic subclass objc_allocateClassPair + object_setClass         -> Runtime.allocateClassPair + setClass
+//   proxy            forwardingTargetForSelector: / forwardInvocation: -> setForwardingTarget / setForwardInvocation
+//
 //   swift run StrategyShowdown
 
 import CaptureStrategies
@@ -59,7 +66,7 @@ final class OtherIsaSwizzle: OtherLibraryHook {
       didSelect,
       Implementation { receiver, message in
         log.add("other library")
-        try original.implementation(for: didSelect)?.body(receiver, &message)
+        try original.invokeImplementation(&message, on: receiver)  // [super listView:didSelectRowAtIndexPath:]
       })
     subclass.setReportedClass { _ in reported }
     try Runtime.registerClassPair(subclass)
@@ -84,6 +91,13 @@ final class OtherProxy: OtherLibraryHook {
 
 // MARK: The showdown
 
+/// The Objective-C runtime functions each strategy stands for in the model.
+let realRuntime: [CaptureStrategyKind: String] = [
+  .wrapping: "method_setImplementation",
+  .dynamicSubclass: "objc_allocateClassPair + object_setClass",
+  .proxy: "forwardingTargetForSelector: / forwardInvocation:",
+]
+
 /// Why each strategy behaves as it does: its scope, then what identity it changes.
 let why: [CaptureStrategyKind: (scope: String, identity: String)] = [
   .wrapping: ("the wrapper is in the class's method table: all instances", "the class changed, not the object"),
@@ -94,7 +108,7 @@ let why: [CaptureStrategyKind: (scope: String, identity: String)] = [
 /// Runs the scene for one strategy; returns whether another instance was captured and whether removing
 /// ours under the second library's hook was refused.
 func showdown(_ kind: CaptureStrategyKind) throws -> (capturesOthers: Bool, refused: Bool) {
-  print("\n=== \(kind) ===")
+  print("\n=== \(kind): the model's \(realRuntime[kind]!) ===")
   let opens = Implementation { (_: RuntimeObject, _: ListHost, path: IndexPath) in log.add("delegate opens \(path[1])")
   }
   let cls = try Runtime.makeClass(named: "FeedDelegate_\(kind)", methods: [didSelect: opens])
@@ -107,7 +121,7 @@ func showdown(_ kind: CaptureStrategyKind) throws -> (capturesOthers: Bool, refu
   try bystander.send(didSelect, host, row)
   let other = log.take()
   print("another instance:     \(other)  (\(why[kind]!.scope))")
-  print("reported/real class:  \(delegate.reportedClass) / \(delegate.realClass)")
+  print("reported/real class:  \(delegate.reportedClass) / \(delegate.realClass)  (classes of the model)")
   let identity = host.delegate === delegate ? "the delegate itself" : "a \(host.delegate!.reportedClass) object"
   print("host.delegate:        \(identity)  (\(why[kind]!.identity))")
 
@@ -122,7 +136,8 @@ func showdown(_ kind: CaptureStrategyKind) throws -> (capturesOthers: Bool, refu
   var refused = false
   do {
     try ours.remove()
-    print("remove ours first:    done; ours stops capturing\(kind == .proxy ? ", its proxy stays to forward" : "")")
+    let bypass = kind == .proxy ? ", the proxy in front forwards past it" : ""
+    print("remove ours first:    done; ours stops capturing\(bypass)")
     try host.selectRow(at: row)
     print("  tap:                \(log.take())")
     print("  remove theirs:      \(second.remove() ? "done" : "refused")")
@@ -136,12 +151,11 @@ func showdown(_ kind: CaptureStrategyKind) throws -> (capturesOthers: Bool, refu
   print("both removed; tap:    \(log.take())")
   let after = host.delegate === delegate ? "the delegate again" : "still a \(host.delegate!.reportedClass)"
   print("host.delegate:        \(after)")
-  if kind == .proxy {
-    print("  why: the other proxy forwards to ours; ours passes calls through until the delegate is freed")
-  }
   return (other.hasPrefix("tracker"), refused)
 }
 
+print("CaptureStrategies' model of the Objective-C runtime: every class, swizzle and subclass below is a")
+print("Swift object of the package, not a real Objective-C class.")
 let results = try CaptureStrategyKind.allCases.map { ($0, try showdown($0)) }
 let capturing = results.filter { $0.1.capturesOthers }.map { "\($0.0)" }
 let refusing = results.filter { $0.1.refused }.map { "\($0.0)" }
