@@ -67,11 +67,6 @@ struct CaptureMarks {
     return true
   }
 
-  /// Every recorded id, inline ones first.
-  var all: [Int] {
-    [slots.0, slots.1, slots.2, slots.3].filter { $0 != 0 } + (overflow?.pointee.ids ?? [])
-  }
-
   /// A copy with an overflow of its own (for an invocation that may outlive
   /// the send it was made from).
   func copied() -> CaptureMarks {
@@ -85,9 +80,16 @@ struct CaptureMarks {
     return copy
   }
 
-  /// Records every id of `other`.
+  /// Records every id of `other` (without allocating unless an id goes to
+  /// the overflow: this runs on every forwarded invocation).
   mutating func formUnion(_ other: CaptureMarks) {
-    for id in other.all { _ = insert(id) }
+    if other.slots.0 != 0 { _ = insert(other.slots.0) }
+    if other.slots.1 != 0 { _ = insert(other.slots.1) }
+    if other.slots.2 != 0 { _ = insert(other.slots.2) }
+    if other.slots.3 != 0 { _ = insert(other.slots.3) }
+    if let extra = other.overflow {
+      for id in extra.pointee.ids { _ = insert(id) }
+    }
   }
 
   /// Frees the overflow; only the owner of the marks calls this.
