@@ -22,6 +22,12 @@ package struct BenchOptions: Equatable, Sendable {
   package var listOnly = false
   /// `--help`: print usage and stop.
   package var showHelp = false
+  /// `--repeat N`: measure each variant N times and keep the best.
+  package var repeats = 1
+  /// `--markdown PATH`: also write the README's Performance table there.
+  package var markdownPath: String?
+  /// `--from-json PATH`: measure nothing; read this report and write only `--markdown`.
+  package var fromJSONPath: String?
 
   /// Options with every default.
   package init() {}
@@ -31,19 +37,38 @@ package struct BenchOptions: Equatable, Sendable {
 
   /// The usage text printed by `--help`.
   package static let usage = """
-    USAGE: proxy-bench [--quick] [--filter PATTERN]... [--json PATH] [--svg PATH] [--list] [--help]
+    USAGE: proxy-bench [--quick] [--repeat N] [--filter PATTERN]... [--json PATH] [--svg PATH]
+                       [--markdown PATH] [--list] [--help]
+           proxy-bench --from-json REPORT.json --markdown PATH
 
     Measures delegate forwarding, the capture strategies and AutoTrack side by side,
     prints a table grouped by scenario, and writes a JSON report and an SVG chart.
 
     OPTIONS:
       --quick           Short warm-up and few, short samples (the whole run takes seconds; for CI).
+      --repeat N        Measure every variant N times and keep the best (lowest median for a cost,
+                        highest for a rate), against a busy machine. Default 1.
       --filter PATTERN  Measure only matching variants: PATTERN is a scenario id, or a substring of
-                        'scenario/variant'. Repeat to combine. The scenario's baseline always runs.
-      --json PATH       Write the JSON report to PATH (default: \(defaultJSONPath)).
+                        'scenario/variant'. Repeat to combine. Each group's baseline always runs.
+      --json PATH       Write the JSON report (schema 2) to PATH (default: \(defaultJSONPath)).
       --svg PATH        Write the SVG chart to PATH (default: \(defaultSVGPath)).
-      --list            Print every 'scenario/variant' id, with availability, and exit.
+      --markdown PATH   Also write the README's Performance table (Markdown) to PATH.
+      --from-json PATH  Measure nothing: read a JSON report written by this tool and write the
+                        --markdown table from it (CI checks the README this way).
+      --list            Print every 'scenario/variant' id with its group and baseline, and exit.
       -h, --help        Print this help and exit.
+
+    READING THE OUTPUT:
+      Variants are compared in groups; each group names its baseline, and '×base' is a variant's
+      median divided by its group baseline's median, in the same unit and the same run. For a cost
+      (ns/op, bytes/instance) lower is better; for a rate (events/s) higher is better. Targets are
+      ratios or allocation counts, never absolute times. Variant names encode their parameters:
+        <strategy>-i<I>-c<C>   install on I instances spread over C classes (install)
+        memory-<...>           heap bytes retained per installed instance (install)
+        <kind>-<N>             N hooks or handlers installed (hook-count)
+        element-<what>-<D>     a view nested D levels deep (autotrack)
+        chain-<N>              N proxies stacked on one delegate slot (typed-forwarding)
+      Noise: \(NoiseCheck.thresholds). Noisy rows and runs are marked, never hidden.
 
     Build with -c release for meaningful figures: swift run -c release proxy-bench
     """
@@ -54,8 +79,8 @@ package struct BenchOptions: Equatable, Sendable {
   ///
   /// - Parameter arguments: The arguments.
   /// - Returns: The options.
-  /// - Throws: ``ProxyBenchError/unknownOption(option:)``, ``ProxyBenchError/missingValue(option:)``
-  ///   or ``ProxyBenchError/emptyValue(option:)``.
+  /// - Throws: ``ProxyBenchError/unknownOption(option:)``, ``ProxyBenchError/missingValue(option:)``,
+  ///   ``ProxyBenchError/emptyValue(option:)`` or ``ProxyBenchError/badValue(option:value:)``.
   package static func parse(_ arguments: [String]) throws(ProxyBenchError) -> BenchOptions {
     var options = BenchOptions()
     var remaining = arguments[...]
@@ -79,6 +104,12 @@ package struct BenchOptions: Equatable, Sendable {
       case "--filter": options.filters.append(try value())
       case "--json": options.jsonPath = try value()
       case "--svg": options.svgPath = try value()
+      case "--markdown": options.markdownPath = try value()
+      case "--from-json": options.fromJSONPath = try value()
+      case "--repeat":
+        let text = try value()
+        guard let count = Int(text), (1...100).contains(count) else { throw .badValue(option: name, value: text) }
+        options.repeats = count
       default: throw .unknownOption(option: argument)
       }
     }

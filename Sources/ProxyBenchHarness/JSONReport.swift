@@ -1,27 +1,43 @@
 import Foundation
 
-/// Encodes a run as the benchmark's JSON report.
+/// The benchmark's JSON report, schema 2: encoded from a run, and read back to render the README
+/// table from a committed report.
 ///
 /// The shape, which `.ci/check-bench-json.py` checks:
 ///
 /// ```json
 /// {
+///   "schema_version": 2,
 ///   "machine": {"cpu": "…", "cores": 2, "os": "…", "swift_version": "6.3.1",
-///               "build_configuration": "release", "date": "2025-…Z", "allocation_counting": true},
-///   "run": {"configuration": "quick"},
-///   "results": [{"scenario": "harness", "variant": "class-alloc", "unit": "ns/op",
-///                "median_ns": 18.2, "p10_ns": 18.0, "p90_ns": 18.9, "ratio_to_baseline": 40.1,
-///                "allocations_per_op": 1.0, "baseline": false, "samples": 25, "operations_per_sample": 1000000,
-///                "target": "≤1 allocs", "target_met": true}],
-///   "skipped": [{"scenario": "dispatch-model", "variant": "send", "note": "not yet available: …"}]
+///               "build_configuration": "release", "date": "2026-…Z", "allocation_counting": true},
+///   "run": {"configuration": "full", "repeat": 3},
+///   "noise": {"verdict": "noisy", "reasons": ["…"], "noisy_rows": 3, "rows": 70,
+///             "load_average_before": 1.9, "other_load_before": 0.8, "other_load_during": 0.7,
+///             "row_spread_limit": 0.2, "other_load_limit": 0.25, "noisy_row_share_limit": 0.1},
+///   "summary": {"product_targets_met": 9, "product_targets_judged": 14,
+///               "harness_checks_met": 5, "harness_checks_judged": 5, "line": "product targets: …"},
+///   "groups": [{"scenario": "install", "group": "install-subclass", "baseline": "subclass-i1-c1",
+///               "unit": "ns/op", "better": "lower"}],
+///   "results": [{"scenario": "typed-forwarding", "variant": "proxy", "kind": "product",
+///                "group": "typed-forwarding", "group_baseline": "direct", "baseline": false,
+///                "unit": "ns/op", "better": "lower", "median": 41.2, "p10": 40.8, "p90": 43.0,
+///                "spread": 0.05, "noisy": false, "ratio_to_baseline": 1.1, "allocations_per_op": 0,
+///                "samples": 25, "operations_per_sample": 480000, "repeats": 3,
+///                "targets": [{"kind": "ratio_at_most", "limit": 1.25, "label": "≤1.25× base", "met": true}],
+///                "target": "≤1.25× base, 0 allocs", "target_met": true}],
+///   "skipped": [{"scenario": "…", "variant": "…", "note": "…"}]
 /// }
 /// ```
 ///
-/// `median_ns`, `p10_ns` and `p90_ns` hold the value in `unit`, which is
-/// `ns/op` except for the few size and rate variants. `ratio_to_baseline` and
-/// `allocations_per_op` are `null` when unknown; `target` and `target_met`
-/// appear only for variants with targets.
+/// `median`, `p10` and `p90` are in `unit`; `better` says whether `lower` or `higher` values are
+/// better. `ratio_to_baseline` is the median over the group baseline's median, only within one group
+/// and one unit, and `null` otherwise; `allocations_per_op` is `null` when not counted. The noise
+/// fields about load are `null` where the load cannot be read. `target` and `target_met` appear
+/// only for variants with targets (`target_met` is `null` when a needed figure is missing).
 package enum JSONReport {
+  /// The schema version this tool writes and reads.
+  package static let schemaVersion = 2
+
   /// Encodes a report as pretty-printed JSON with sorted keys.
   ///
   /// - Parameter report: The run.
@@ -30,91 +46,236 @@ package enum JSONReport {
   package static func encode(_ report: BenchReport) throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.keyEncodingStrategy = .convertToSnakeCase
     var data = try encoder.encode(Document(report: report))
     data.append(contentsOf: Array("\n".utf8))
     return data
   }
 
-  private struct Document: Encodable {
-    var machine: Machine
-    var run: Run
-    var results: [Entry]
-    var skipped: [Skipped]
+  /// Reads a report written by ``encode(_:)``.
+  ///
+  /// - Parameter data: The JSON.
+  /// - Returns: The document.
+  /// - Throws: `DecodingError`, or ``ProxyBenchError/cannotRead(path:reason:)`` for another schema version.
+  package static func decode(_ data: Data) throws -> Document {
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let document = try decoder.decode(Document.self, from: data)
+    guard document.schemaVersion == schemaVersion else {
+      throw ProxyBenchError.cannotRead(
+        path: "report", reason: "schema_version \(document.schemaVersion), expected \(schemaVersion)")
+    }
+    return document
+  }
 
-    init(report: BenchReport) {
-      machine = Machine(info: report.machine)
-      run = Run(configuration: report.configurationName)
-      results = report.results.map(Entry.init)
+  /// The whole report.
+  package struct Document: Codable, Equatable, Sendable {
+    package var schemaVersion: Int
+    package var machine: Machine
+    package var run: Run
+    package var noise: Noise
+    package var summary: Summary
+    package var groups: [Group]
+    package var results: [Result]
+    package var skipped: [Skipped]
+
+    /// Builds the document of a run.
+    package init(report: BenchReport) {
+      schemaVersion = JSONReport.schemaVersion
+      let info = report.machine
+      machine = Machine(
+        cpu: info.cpu, cores: info.cores, os: info.os, swiftVersion: info.swiftVersion,
+        buildConfiguration: info.buildConfiguration, date: info.date, allocationCounting: info.allocationCounting)
+      run = Run(configuration: report.configurationName, repeat: report.repeats)
+      let verdict = report.noise
+      noise = Noise(
+        verdict: verdict.isNoisy ? "noisy" : "quiet", reasons: verdict.reasons, noisyRows: verdict.noisyRows,
+        rows: verdict.rows, loadAverageBefore: report.load?.loadAverageBefore,
+        otherLoadBefore: report.load?.otherLoadBefore, otherLoadDuring: report.load?.otherLoadDuring,
+        rowSpreadLimit: NoiseCheck.rowSpreadLimit, otherLoadLimit: NoiseCheck.otherLoadLimit,
+        noisyRowShareLimit: NoiseCheck.noisyRowShareLimit)
+      let product = report.targetCounts(.product)
+      let harness = report.targetCounts(.harnessSelfCheck)
+      summary = Summary(
+        productTargetsMet: product.met, productTargetsJudged: product.judged, harnessChecksMet: harness.met,
+        harnessChecksJudged: harness.judged, line: report.summaryLine)
+      var groups: [Group] = []
+      for result in report.results where !groups.contains(where: { $0.group == result.group }) {
+        groups.append(
+          Group(
+            scenario: result.scenario, group: result.group, baseline: result.groupBaseline, unit: result.unit.symbol,
+            better: result.unit.better))
+      }
+      self.groups = groups
+      results = report.results.map(Result.init)
       skipped = report.skipped.map { Skipped(scenario: $0.scenario, variant: $0.variant, note: $0.note) }
     }
   }
 
-  private struct Run: Encodable {
-    var configuration: String
+  /// Where and how the run happened.
+  package struct Machine: Codable, Equatable, Sendable {
+    package var cpu: String
+    package var cores: Int
+    package var os: String
+    package var swiftVersion: String
+    package var buildConfiguration: String
+    package var date: String
+    package var allocationCounting: Bool
   }
 
-  private struct Machine: Encodable {
-    var info: MachineInfo
+  /// How the run was made.
+  package struct Run: Codable, Equatable, Sendable {
+    package var configuration: String
+    package var `repeat`: Int
+  }
 
-    enum CodingKeys: String, CodingKey {
-      case cpu, cores, os, date
-      case swiftVersion = "swift_version"
-      case buildConfiguration = "build_configuration"
-      case allocationCounting = "allocation_counting"
-    }
+  /// The noise check: verdict, reasons, readings and thresholds.
+  package struct Noise: Codable, Equatable, Sendable {
+    package var verdict: String
+    package var reasons: [String]
+    package var noisyRows: Int
+    package var rows: Int
+    package var loadAverageBefore: Double?
+    package var otherLoadBefore: Double?
+    package var otherLoadDuring: Double?
+    package var rowSpreadLimit: Double
+    package var otherLoadLimit: Double
+    package var noisyRowShareLimit: Double
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(info.cpu, forKey: .cpu)
-      try container.encode(info.cores, forKey: .cores)
-      try container.encode(info.os, forKey: .os)
-      try container.encode(info.swiftVersion, forKey: .swiftVersion)
-      try container.encode(info.buildConfiguration, forKey: .buildConfiguration)
-      try container.encode(info.date, forKey: .date)
-      try container.encode(info.allocationCounting, forKey: .allocationCounting)
+      try container.encode(verdict, forKey: .verdict)
+      try container.encode(reasons, forKey: .reasons)
+      try container.encode(noisyRows, forKey: .noisyRows)
+      try container.encode(rows, forKey: .rows)
+      try container.encode(loadAverageBefore, forKey: .loadAverageBefore)
+      try container.encode(otherLoadBefore, forKey: .otherLoadBefore)
+      try container.encode(otherLoadDuring, forKey: .otherLoadDuring)
+      try container.encode(rowSpreadLimit, forKey: .rowSpreadLimit)
+      try container.encode(otherLoadLimit, forKey: .otherLoadLimit)
+      try container.encode(noisyRowShareLimit, forKey: .noisyRowShareLimit)
     }
   }
 
-  private struct Entry: Encodable {
-    var result: VariantResult
+  /// Target counts: product targets apart from the harness's self-checks.
+  package struct Summary: Codable, Equatable, Sendable {
+    package var productTargetsMet: Int
+    package var productTargetsJudged: Int
+    package var harnessChecksMet: Int
+    package var harnessChecksJudged: Int
+    package var line: String
+  }
 
-    enum CodingKeys: String, CodingKey {
-      case scenario, variant, unit, baseline, samples, target
-      case medianNanoseconds = "median_ns"
-      case p10Nanoseconds = "p10_ns"
-      case p90Nanoseconds = "p90_ns"
-      case ratioToBaseline = "ratio_to_baseline"
-      case ratioReference = "ratio_reference"
-      case allocationsPerOperation = "allocations_per_op"
-      case operationsPerSample = "operations_per_sample"
-      case targetMet = "target_met"
+  /// A group of variants and its baseline.
+  package struct Group: Codable, Equatable, Sendable {
+    package var scenario: String
+    package var group: String
+    package var baseline: String
+    package var unit: String
+    package var better: String
+  }
+
+  /// One target and its verdict.
+  package struct Target: Codable, Equatable, Sendable {
+    package var kind: String
+    package var limit: Double
+    package var label: String
+    package var met: Bool?
+
+    package func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(kind, forKey: .kind)
+      try container.encode(limit, forKey: .limit)
+      try container.encode(label, forKey: .label)
+      try container.encode(met, forKey: .met)
+    }
+  }
+
+  /// One measured variant.
+  package struct Result: Codable, Equatable, Sendable {
+    package var scenario: String
+    package var variant: String
+    package var kind: String
+    package var group: String
+    package var groupBaseline: String
+    package var baseline: Bool
+    package var unit: String
+    package var better: String
+    package var median: Double
+    package var p10: Double
+    package var p90: Double
+    package var spread: Double
+    package var noisy: Bool
+    package var ratioToBaseline: Double?
+    package var allocationsPerOp: Double?
+    package var samples: Int
+    package var operationsPerSample: Int
+    package var repeats: Int
+    package var targets: [Target]
+    package var target: String?
+    package var targetMet: Bool?
+
+    init(_ result: VariantResult) {
+      scenario = result.scenario
+      variant = result.variant
+      kind = result.kind.rawValue
+      group = result.group
+      groupBaseline = result.groupBaseline
+      baseline = result.isBaseline
+      unit = result.unit.symbol
+      better = result.unit.better
+      median = result.summary.median
+      p10 = result.summary.p10
+      p90 = result.summary.p90
+      spread = result.relativeSpread
+      noisy = result.isNoisy
+      ratioToBaseline = result.ratioToBaseline
+      allocationsPerOp = result.allocationsPerOperation
+      samples = result.summary.count
+      operationsPerSample = result.operationsPerSample
+      repeats = result.repeats
+      targets = result.targets.map { target in
+        Target(
+          kind: target.kind, limit: target.limit, label: target.label,
+          met: target.isMet(ratio: result.ratioToBaseline, allocationsPerOperation: result.allocationsPerOperation))
+      }
+      target = result.targets.isEmpty ? nil : result.targetLabel
+      targetMet = result.targetsMet
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(result.scenario, forKey: .scenario)
-      try container.encode(result.variant, forKey: .variant)
-      try container.encode(result.unit.symbol, forKey: .unit)
-      try container.encode(result.summary.median, forKey: .medianNanoseconds)
-      try container.encode(result.summary.p10, forKey: .p10Nanoseconds)
-      try container.encode(result.summary.p90, forKey: .p90Nanoseconds)
+      try container.encode(scenario, forKey: .scenario)
+      try container.encode(variant, forKey: .variant)
+      try container.encode(kind, forKey: .kind)
+      try container.encode(group, forKey: .group)
+      try container.encode(groupBaseline, forKey: .groupBaseline)
+      try container.encode(baseline, forKey: .baseline)
+      try container.encode(unit, forKey: .unit)
+      try container.encode(better, forKey: .better)
+      try container.encode(median, forKey: .median)
+      try container.encode(p10, forKey: .p10)
+      try container.encode(p90, forKey: .p90)
+      try container.encode(spread, forKey: .spread)
+      try container.encode(noisy, forKey: .noisy)
       // Encoded explicitly so that an unknown figure reads as null rather than a missing key.
-      try container.encode(result.ratioToBaseline, forKey: .ratioToBaseline)
-      try container.encode(result.ratioReference, forKey: .ratioReference)
-      try container.encode(result.allocationsPerOperation, forKey: .allocationsPerOperation)
-      try container.encode(result.isBaseline, forKey: .baseline)
-      try container.encode(result.summary.count, forKey: .samples)
-      try container.encode(result.operationsPerSample, forKey: .operationsPerSample)
-      if !result.targets.isEmpty {
-        try container.encode(result.targetLabel, forKey: .target)
-        try container.encode(result.targetsMet, forKey: .targetMet)
+      try container.encode(ratioToBaseline, forKey: .ratioToBaseline)
+      try container.encode(allocationsPerOp, forKey: .allocationsPerOp)
+      try container.encode(samples, forKey: .samples)
+      try container.encode(operationsPerSample, forKey: .operationsPerSample)
+      try container.encode(repeats, forKey: .repeats)
+      try container.encode(targets, forKey: .targets)
+      if let target {
+        try container.encode(target, forKey: .target)
+        try container.encode(targetMet, forKey: .targetMet)
       }
     }
   }
 
-  private struct Skipped: Encodable {
-    var scenario: String
-    var variant: String
-    var note: String
+  /// A variant that was not measured.
+  package struct Skipped: Codable, Equatable, Sendable {
+    package var scenario: String
+    package var variant: String
+    package var note: String
   }
 }

@@ -6,6 +6,10 @@ package enum ProxyBenchError: Error, Equatable, Sendable {
   case missingValue(option: String)
   /// An option was given an empty value, e.g. `--json=`.
   case emptyValue(option: String)
+  /// An option was given a value it cannot take, e.g. `--repeat 0`.
+  case badValue(option: String, value: String)
+  /// A JSON report could not be read back.
+  case cannotRead(path: String, reason: String)
   /// No scenario or variant matched any `--filter` pattern.
   case noScenarioMatches(patterns: [String])
   /// A report file could not be written.
@@ -22,6 +26,10 @@ extension ProxyBenchError: CustomStringConvertible {
       return "option '\(option)' needs a value"
     case .emptyValue(let option):
       return "option '\(option)' needs a non-empty value"
+    case .badValue(let option, let value):
+      return "option '\(option)' cannot take '\(value)' (see --help)"
+    case .cannotRead(let path, let reason):
+      return "cannot read '\(path)': \(reason)"
     case .noScenarioMatches(let patterns):
       return "no scenario or variant matches --filter \(patterns.joined(separator: ", ")) (see --list)"
     case .cannotWrite(let path, let reason):

@@ -1,8 +1,8 @@
-/// The unit a variant's figures are expressed in.
+/// The unit a variant's figures are expressed in, and which direction is better.
 ///
 /// Most variants time an operation and report nanoseconds per operation; a
-/// few report a size or a rate. Reports keep the `median_ns`, `p10_ns` and
-/// `p90_ns` field names for every unit and add a `unit` field beside them.
+/// few report a size or a rate. Reports carry the unit and its direction
+/// (`better`: `lower` or `higher`) beside every figure.
 package struct ResultUnit: Hashable, Sendable {
   /// The symbol printed after values, e.g. `ns/op`.
   package var symbol: String
@@ -18,6 +18,9 @@ package struct ResultUnit: Hashable, Sendable {
     self.symbol = symbol
     self.higherIsBetter = higherIsBetter
   }
+
+  /// `lower` or `higher`: the direction in which values of this unit improve.
+  package var better: String { higherIsBetter ? "higher" : "lower" }
 
   /// Nanoseconds per operation: the unit of every timed loop.
   package static let nanosecondsPerOperation = ResultUnit(symbol: "ns/op")

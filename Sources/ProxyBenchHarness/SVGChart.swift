@@ -1,13 +1,16 @@
 import Foundation
 
-/// Renders a run as an SVG document: one horizontal bar chart per scenario
-/// (per scenario and unit when a scenario mixes units).
+/// Renders a run as an SVG document: a legend, then one horizontal bar chart
+/// per group of variants (one baseline, one unit).
 ///
 /// Each bar is a variant's median, with a whisker from p10 to p90 and the
 /// value, ratio, allocations and target verdict beside it. The scale turns
-/// logarithmic when the largest value is more than 20 times the smallest.
-/// Colours: grey baseline, green target met, red target missed, blue no target.
-/// A dashed mark on a bar's row shows where a ratio target lies.
+/// logarithmic when the largest value is more than 20 times the smallest, and
+/// the panel's title says so. Colours: grey baseline, green target met, red
+/// target missed, blue no target. A dashed mark on a bar's row shows where a
+/// ratio target lies; a noisy row gets an orange outline and `≈noisy`. The
+/// legend at the top explains all of this, and the header gives the run's
+/// noise verdict and target summary.
 package enum SVGChart {
   /// The ratio of largest to smallest value above which a panel uses a log scale.
   package static let logScaleThreshold = 20.0
@@ -33,7 +36,10 @@ package enum SVGChart {
     body += text(
       "\(machine.cpu), \(machine.cores) cores, \(machine.os), Swift \(machine.swiftVersion)"
         + " \(machine.buildConfiguration), \(machine.date)", x: labelX, y: y + 12, size: 12, fill: "#555")
-    y += 28
+    y += 20
+    body += text(report.summaryLine, x: labelX, y: y + 12, size: 12, fill: report.noise.isNoisy ? noisyColour : "#555")
+    y += 24
+    body += legend(y: &y)
     for scenario in report.scenarios {
       for panel in panels(for: scenario) {
         body += render(panel, scenario: scenario, y: &y)
@@ -129,19 +135,70 @@ package enum SVGChart {
     }
   }
 
+  private static let baselineColour = "#7f8c8d"
+  private static let metColour = "#2e8b57"
+  private static let missedColour = "#c0392b"
+  private static let noTargetColour = "#3b6fb6"
+  private static let noisyColour = "#d35400"
+
+  /// The legend: what colours, whiskers, dashed marks, the noisy mark and log scales mean.
+  private static func legend(y: inout Double) -> String {
+    var svg = "<g id=\"legend\">\n"
+    svg += text("Legend", x: labelX, y: y + 12, size: 13, weight: "bold")
+    y += 20
+    var x = labelX
+    for (colour, label) in [
+      (baselineColour, "group baseline"), (metColour, "target met"), (missedColour, "target missed"),
+      (noTargetColour, "no target"),
+    ] {
+      svg += "<rect x=\"\(number(x))\" y=\"\(number(y + 2))\" width=\"14\" height=\"10\" fill=\"\(colour)\"/>\n"
+      svg += text(label, x: x + 20, y: y + 11, size: 11, fill: "#222")
+      x += 140
+    }
+    y += 18
+    svg += line(x1: labelX, y1: y + 7, x2: labelX + 40, y2: y + 7, stroke: "#222")
+    svg += line(x1: labelX, y1: y + 3, x2: labelX, y2: y + 11, stroke: "#222")
+    svg += line(x1: labelX + 40, y1: y + 3, x2: labelX + 40, y2: y + 11, stroke: "#222")
+    svg += text(
+      "whisker: p10–p90 of the samples; bar: the median", x: labelX + 50, y: y + 11, size: 11, fill: "#222")
+    svg +=
+      "<line x1=\"\(number(labelX + 420))\" y1=\"\(number(y))\" x2=\"\(number(labelX + 420))\" y2=\"\(number(y + 14))\""
+      + " stroke=\"#000\" stroke-width=\"1.5\" stroke-dasharray=\"3,2\"/>\n"
+    svg += text("ratio target (baseline median × limit)", x: labelX + 430, y: y + 11, size: 11, fill: "#222")
+    y += 18
+    svg +=
+      "<rect x=\"\(number(labelX))\" y=\"\(number(y + 2))\" width=\"40\" height=\"10\" fill=\"none\""
+      + " stroke=\"\(noisyColour)\" stroke-width=\"2\"/>\n"
+    svg += text(
+      "≈noisy: (p90 − p10) / median > \(ValueFormatter.compact(NoiseCheck.rowSpreadLimit))", x: labelX + 50,
+      y: y + 11, size: 11, fill: noisyColour)
+    svg += text(
+      "log scale: axis ticks are powers of ten (used when a panel spans more than \(Int(logScaleThreshold))×)",
+      x: labelX + 420, y: y + 11, size: 11, fill: "#222")
+    y += 18
+    svg += text(
+      "×: median over the group baseline's median, same unit and run; absolute times are reported, never judged",
+      x: labelX, y: y + 11, size: 11, fill: "#555")
+    y += 30
+    svg += "</g>\n"
+    return svg
+  }
+
   private struct Panel {
+    var group: String
     var unit: ResultUnit?
     var results: [VariantResult]
     var skipped: [SkippedVariant]
   }
 
   private static func panels(for scenario: ScenarioReport) -> [Panel] {
-    var units: [ResultUnit] = []
-    for result in scenario.results where !units.contains(result.unit) { units.append(result.unit) }
-    var panels = units.map { unit in
-      Panel(unit: unit, results: scenario.results.filter { $0.unit == unit }, skipped: [])
+    var groups: [String] = []
+    for result in scenario.results where !groups.contains(result.group) { groups.append(result.group) }
+    var panels = groups.map { group in
+      let results = scenario.results.filter { $0.group == group }
+      return Panel(group: group, unit: results.first?.unit, results: results, skipped: [])
     }
-    if panels.isEmpty { panels.append(Panel(unit: nil, results: [], skipped: [])) }
+    if panels.isEmpty { panels.append(Panel(group: scenario.id, unit: nil, results: [], skipped: [])) }
     panels[panels.count - 1].skipped = scenario.skipped
     return panels
   }
@@ -150,14 +207,21 @@ package enum SVGChart {
     var svg = "<g>\n"
     let values = panel.results.flatMap { [$0.summary.median, $0.summary.p10, $0.summary.p90] }
     let scale = Scale(fitting: values)
-    var title = scenario.id
+    var title = panel.group == scenario.id ? scenario.id : "\(scenario.id) · \(panel.group)"
     if let unit = panel.unit {
       title += " (\(unit.symbol)\(unit.higherIsBetter ? ", higher is better" : ", lower is better")"
-      title += scale.isLogarithmic ? ", log scale)" : ")"
+      title += scale.isLogarithmic ? ", log scale)" : ", linear scale)"
     }
+    if let baseline = panel.results.first?.groupBaseline { title += " — baseline: \(baseline)" }
     svg += text(title, x: labelX, y: y + 14, size: 15, weight: "bold")
-    svg += text(scenario.summary, x: labelX + 8, y: y + 30, size: 11, fill: "#666")
+    var subtitle = scenario.summary
+    if scenario.kind == .harnessSelfCheck { subtitle += " [harness self-check, not a product target]" }
+    svg += text(subtitle, x: labelX + 8, y: y + 30, size: 11, fill: "#666")
     y += 40
+    if let naming = scenario.naming, panel.group == panels(for: scenario).first?.group {
+      svg += text("names: \(naming)", x: labelX + 8, y: y + 4, size: 11, fill: "#666")
+      y += 16
+    }
     let top = y
     let baselineMedian = panel.results.first { $0.isBaseline }?.summary.median
 
@@ -212,10 +276,10 @@ package enum SVGChart {
     var svg = ""
     let colour: String
     switch (result.isBaseline, result.targetsMet) {
-    case (_, .some(true)): colour = "#2e8b57"
-    case (_, .some(false)): colour = "#c0392b"
-    case (true, .none): colour = "#7f8c8d"
-    case (false, .none): colour = "#3b6fb6"
+    case (true, _): colour = baselineColour
+    case (false, .some(true)): colour = metColour
+    case (false, .some(false)): colour = missedColour
+    case (false, .none): colour = noTargetColour
     }
     let middle = y + rowHeight / 2
     let label = result.isBaseline ? "\(result.variant) (baseline)" : result.variant
@@ -223,14 +287,19 @@ package enum SVGChart {
     let length = max(1, scale.position(of: result.summary.median) * barWidth)
     svg +=
       "<rect x=\"\(number(barX))\" y=\"\(number(middle - barHeight / 2))\" width=\"\(number(length))\""
-      + " height=\"\(number(barHeight))\" fill=\"\(colour)\"><title>\(escape(tooltip(result)))</title></rect>\n"
+      + " height=\"\(number(barHeight))\" fill=\"\(colour)\""
+      + (result.isNoisy ? " stroke=\"\(noisyColour)\" stroke-width=\"2\"" : "")
+      + "><title>\(escape(tooltip(result)))</title></rect>\n"
     let low = barX + scale.position(of: result.summary.p10) * barWidth
     let high = barX + scale.position(of: result.summary.p90) * barWidth
     svg += line(x1: low, y1: middle, x2: high, y2: middle, stroke: "#222")
     svg += line(x1: low, y1: middle - 4, x2: low, y2: middle + 4, stroke: "#222")
     svg += line(x1: high, y1: middle - 4, x2: high, y2: middle + 4, stroke: "#222")
     for target in result.targets {
-      if case .ratioToBaselineAtMost(let ratio) = target, let baselineMedian {
+      var limit: Double?
+      if case .ratioToBaselineAtMost(let ratio) = target { limit = ratio }
+      if case .ratioToBaselineAtLeast(let ratio) = target { limit = ratio }
+      if let ratio = limit, let baselineMedian {
         let x = barX + scale.position(of: baselineMedian * ratio) * barWidth
         svg +=
           "<line x1=\"\(number(x))\" y1=\"\(number(y + 1))\" x2=\"\(number(x))\" y2=\"\(number(y + rowHeight - 1))\""
@@ -241,14 +310,16 @@ package enum SVGChart {
     if let ratio = result.ratioToBaseline, !result.isBaseline { caption += " · \(ValueFormatter.ratio(ratio))×" }
     caption += " · \(ValueFormatter.allocations(result.allocationsPerOperation)) allocs/op"
     if let met = result.targetsMet { caption += " · target \(result.targetLabel): \(met ? "PASS" : "MISS")" }
-    svg += text(caption, x: max(barX + length, high) + 6, y: middle + 4, size: 11, fill: "#222")
+    if result.isNoisy { caption += " · ≈noisy" }
+    svg += text(
+      caption, x: max(barX + length, high) + 6, y: middle + 4, size: 11, fill: result.isNoisy ? noisyColour : "#222")
     return svg
   }
 
   private static func tooltip(_ result: VariantResult) -> String {
     "\(result.scenario)/\(result.variant): median \(ValueFormatter.measured(result.summary.median))"
       + " \(result.unit.symbol), p10 \(ValueFormatter.measured(result.summary.p10)),"
-      + " p90 \(ValueFormatter.measured(result.summary.p90))"
+      + " p90 \(ValueFormatter.measured(result.summary.p90)) (whisker p10–p90)"
   }
 
   private static func text(

@@ -1,24 +1,42 @@
 /// One benchmark scenario: a question answered by comparing variants.
 ///
-/// A scenario names a baseline variant; every other variant is reported as a
-/// ratio to it (to the first measured variant of the same unit when the units
-/// differ). Ids appear in filters, JSON and CI's expected list, so they must
-/// not contain `/` or spaces.
+/// A scenario's variants fall into groups; each group names its baseline, and
+/// every other variant of the group is reported as a ratio to it. A variant
+/// without a group belongs to the scenario's main group, whose id is the
+/// scenario id and whose baseline is `baseline`. Ratios are computed only
+/// within one group and one unit, so a ratio never compares two models or two
+/// units. Ids appear in filters, JSON and CI's expected list, so they must not
+/// contain `/` or spaces.
 ///
 /// ```swift
-/// Scenario(id: "harness", summary: "self-test", baseline: "empty-loop", variants: [
+/// Scenario(id: "harness", summary: "self-test", baseline: "empty-loop", kind: .harnessSelfCheck, variants: [
 ///   Variant(id: "empty-loop", body: .timedLoop {
 ///     return { iterations in for index in 0..<iterations { blackHole(index) } }
 ///   }),
 /// ])
 /// ```
 package struct Scenario {
+  /// Whether a scenario measures the product or checks the harness itself.
+  package enum Kind: String, Equatable, Sendable {
+    /// Measures the libraries; its targets count in the run's summary.
+    case product
+    /// Checks the measuring harness; its targets are reported apart.
+    case harnessSelfCheck = "harness-self-check"
+  }
+
   /// The scenario id, e.g. `typed-forwarding`.
   package var id: String
   /// One line saying what the scenario measures.
   package var summary: String
-  /// The id of the variant the others are compared with.
+  /// The id of the main group's baseline variant.
   package var baselineVariantID: String
+  /// Product or harness self-check.
+  package var kind: Kind
+  /// How the variant ids are built, e.g. `<strategy>-i<I>-c<C>: I instances over C classes`; printed by
+  /// `--list`, the table and the chart.
+  package var naming: String?
+  /// The groups besides the main one.
+  package var groups: [VariantGroup]
   /// The variants, in report order.
   package var variants: [Variant]
 
@@ -27,28 +45,80 @@ package struct Scenario {
   /// - Parameters:
   ///   - id: The scenario id.
   ///   - summary: One line saying what it measures.
-  ///   - baseline: The id of the baseline variant; must be one of `variants`.
+  ///   - baseline: The id of the main group's baseline variant; must be one of `variants`.
+  ///   - kind: Product (the default) or harness self-check.
+  ///   - naming: How variant ids are built, when they encode parameters.
+  ///   - groups: Further groups, each with its own baseline.
   ///   - variants: The variants, with unique ids.
-  package init(id: String, summary: String, baseline: String, variants: [Variant]) {
+  package init(
+    id: String, summary: String, baseline: String, kind: Kind = .product, naming: String? = nil,
+    groups: [VariantGroup] = [], variants: [Variant]
+  ) {
     precondition(Scenario.isValidID(id), "scenario id '\(id)' must be non-empty, without '/' or spaces")
     precondition(variants.contains { $0.id == baseline }, "scenario '\(id)': baseline '\(baseline)' is not a variant")
     precondition(Set(variants.map(\.id)).count == variants.count, "scenario '\(id)': variant ids must be unique")
     for variant in variants {
       precondition(
         Scenario.isValidID(variant.id), "variant id '\(variant.id)' must be non-empty, without '/' or spaces")
+      if let group = variant.group, group != id {
+        precondition(groups.contains { $0.id == group }, "variant '\(variant.id)': unknown group '\(group)'")
+      }
+    }
+    for group in groups {
+      precondition(Scenario.isValidID(group.id) && group.id != id, "scenario '\(id)': bad group id '\(group.id)'")
+      precondition(
+        variants.contains { $0.id == group.baseline && $0.group == group.id },
+        "group '\(group.id)': baseline '\(group.baseline)' is not a variant of the group")
     }
     self.id = id
     self.summary = summary
     self.baselineVariantID = baseline
+    self.kind = kind
+    self.naming = naming
+    self.groups = groups
     self.variants = variants
   }
 
-  /// Whether `id` can name a scenario or a variant.
+  /// The group `variant` belongs to: its own, or the main group (the scenario id).
+  ///
+  /// - Parameter variant: A variant of this scenario.
+  /// - Returns: The group id.
+  package func groupID(of variant: Variant) -> String {
+    variant.group ?? id
+  }
+
+  /// The baseline variant id of a group.
+  ///
+  /// - Parameter groupID: A group id of this scenario (the scenario id for the main group).
+  /// - Returns: The baseline's id.
+  package func baselineID(ofGroup groupID: String) -> String {
+    groups.first { $0.id == groupID }?.baseline ?? baselineVariantID
+  }
+
+  /// Whether `id` can name a scenario, a group or a variant.
   ///
   /// - Parameter id: The candidate id.
   /// - Returns: `true` when it is non-empty and has no `/` or whitespace.
   package static func isValidID(_ id: String) -> Bool {
     !id.isEmpty && !id.contains("/") && !id.contains(where: \.isWhitespace)
+  }
+}
+
+/// A set of variants of one scenario compared with one baseline, in one unit.
+package struct VariantGroup: Equatable, Sendable {
+  /// The group id, e.g. `install-memory-subclass`; unique within the scenario.
+  package var id: String
+  /// The id of the variant the group's ratios are relative to.
+  package var baseline: String
+
+  /// Creates a group.
+  ///
+  /// - Parameters:
+  ///   - id: The group id.
+  ///   - baseline: The baseline variant's id; the variant must name this group.
+  package init(id: String, baseline: String) {
+    self.id = id
+    self.baseline = baseline
   }
 }
 
@@ -74,6 +144,8 @@ package struct Variant {
 
   /// The variant id, e.g. `proxy-after-hook`.
   package var id: String
+  /// The group the variant belongs to, or `nil` for the scenario's main group.
+  package var group: String?
   /// The targets the variant is checked against.
   package var targets: [PerformanceTarget]
   /// How the variant is measured.
@@ -83,10 +155,12 @@ package struct Variant {
   ///
   /// - Parameters:
   ///   - id: The variant id.
+  ///   - group: The group id, or `nil` for the scenario's main group.
   ///   - targets: Targets to report PASS or MISS for.
   ///   - body: How it is measured.
-  package init(id: String, targets: [PerformanceTarget] = [], body: Body) {
+  package init(id: String, group: String? = nil, targets: [PerformanceTarget] = [], body: Body) {
     self.id = id
+    self.group = group
     self.targets = targets
     self.body = body
   }

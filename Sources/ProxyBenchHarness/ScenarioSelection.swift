@@ -2,8 +2,8 @@
 ///
 /// A pattern selects a whole scenario when it equals the scenario's id, and
 /// otherwise every variant whose `scenario/variant` name contains it. With
-/// no patterns everything is selected. A scenario's baseline is always
-/// measured when any of its variants is, so ratios stay meaningful.
+/// no patterns everything is selected. A group's baseline is always
+/// measured when any variant of the group is, so ratios stay meaningful.
 package struct ScenarioSelection: Equatable, Sendable {
   /// The `--filter` patterns; empty selects everything.
   package var patterns: [String]
@@ -35,8 +35,9 @@ package struct ScenarioSelection: Equatable, Sendable {
     scenarios.compactMap { scenario in
       let picked = scenario.variants.filter { matches(scenarioID: scenario.id, variantID: $0.id) }
       guard !picked.isEmpty else { return nil }
+      let neededBaselines = Set(picked.map { scenario.baselineID(ofGroup: scenario.groupID(of: $0)) })
       let variants = scenario.variants.filter { variant in
-        variant.id == scenario.baselineVariantID || picked.contains { $0.id == variant.id }
+        neededBaselines.contains(variant.id) || picked.contains { $0.id == variant.id }
       }
       return (scenario, variants)
     }

@@ -1,15 +1,24 @@
 /// Renders a run as a plain-text table, one block per scenario.
 ///
-/// Columns: variant, median, p10, p90, unit, ratio to baseline, allocations
-/// per operation, target and result (PASS or MISS). Skipped variants get one
-/// line with their note.
+/// Columns: variant, its group's baseline, median, p10, p90, unit (with `↑` for rates), ratio to
+/// the group baseline, allocations per operation, target, result (PASS or MISS) and a noisy mark.
+/// Skipped variants get one line with their note.
 package enum TableRenderer {
+  /// What the columns mean, printed once above the scenarios.
+  package static let legend = """
+    How to read: variants are compared in groups; '×base' is a row's median over its group baseline's
+    median (same unit, same run). Lower is better, except units marked ↑ (rates). Targets are ratios
+    or allocation counts; absolute times are reported, never judged. 'noisy': \(NoiseCheck.thresholds).
+    """
+
   /// Renders the scenarios.
   ///
   /// - Parameter report: The run.
   /// - Returns: The table, ending with a newline.
   package static func render(_ report: BenchReport) -> String {
-    var output = "proxy-bench (\(report.configurationName)) on \(report.machine.cpu), \(report.machine.cores) cores,"
+    var output = "proxy-bench (\(report.configurationName)"
+    output += report.repeats > 1 ? ", best of \(report.repeats) per row)" : ")"
+    output += " on \(report.machine.cpu), \(report.machine.cores) cores,"
     output += " \(report.machine.os), Swift \(report.machine.swiftVersion) \(report.machine.buildConfiguration),"
     output += " \(report.machine.date)\n"
     if report.machine.buildConfiguration != "release" {
@@ -18,14 +27,16 @@ package enum TableRenderer {
     if !report.machine.allocationCounting {
       output += "note: allocations are not counted in this build (allocs/op shows n/a)\n"
     }
+    if let load = report.load {
+      output += "load: 1-min load average \(ValueFormatter.ratio(load.loadAverageBefore)) before the run;"
+      output += " other processes kept \(ValueFormatter.ratio(load.otherLoadBefore)) cores busy before it and"
+      output += " \(ValueFormatter.ratio(load.otherLoadDuring)) during it\n"
+    }
+    output += legend + "\n"
     for scenario in report.scenarios {
       output += "\n" + render(scenario)
     }
-    let judged = report.results.compactMap(\.targetsMet)
-    if !judged.isEmpty {
-      let passed = judged.filter { $0 }.count
-      output += "\ntargets: \(passed) of \(judged.count) met\n"
-    }
+    output += "\n" + report.summaryLine + "\n"
     return output
   }
 
@@ -34,17 +45,20 @@ package enum TableRenderer {
   /// - Parameter scenario: The scenario report.
   /// - Returns: A heading line and the aligned rows.
   package static func render(_ scenario: ScenarioReport) -> String {
-    let header = ["variant", "median", "p10", "p90", "unit", "×base", "allocs/op", "target", "result"]
-    let rightAligned: Set<Int> = [1, 2, 3, 5, 6]
+    let header = [
+      "variant", "group baseline", "median", "p10", "p90", "unit", "×base", "allocs/op", "target", "result", "noise",
+    ]
+    let rightAligned: Set<Int> = [2, 3, 4, 6, 7]
     var rows: [[String]] = []
     for result in scenario.results {
-      let name = result.isBaseline ? "\(result.variant) (baseline)" : result.variant
       let verdict = result.targetsMet.map { $0 ? "PASS" : "MISS" } ?? (result.targets.isEmpty ? "" : "n/a")
       rows.append([
-        name, ValueFormatter.measured(result.summary.median), ValueFormatter.measured(result.summary.p10),
-        ValueFormatter.measured(result.summary.p90), result.unit.symbol,
+        result.variant, result.isBaseline ? "(baseline)" : result.groupBaseline,
+        ValueFormatter.measured(result.summary.median), ValueFormatter.measured(result.summary.p10),
+        ValueFormatter.measured(result.summary.p90), result.unit.symbol + (result.unit.higherIsBetter ? " ↑" : ""),
         result.ratioToBaseline.map(ValueFormatter.ratio) ?? "-",
         ValueFormatter.allocations(result.allocationsPerOperation), result.targetLabel, verdict,
+        result.isNoisy ? "noisy" : "",
       ])
     }
     var widths = header.map(\.count)
@@ -60,7 +74,9 @@ package enum TableRenderer {
       while text.hasSuffix(" ") { text.removeLast() }
       return "  " + text
     }
-    var output = "\(scenario.id): \(scenario.summary)\n"
+    var output = "\(scenario.id): \(scenario.summary)"
+    output += scenario.kind == .harnessSelfCheck ? " [harness self-check, not a product target]\n" : "\n"
+    if let naming = scenario.naming { output += "  names: \(naming)\n" }
     if !rows.isEmpty {
       output += line(header) + "\n"
       for row in rows { output += line(row) + "\n" }

@@ -14,7 +14,10 @@ import Testing
   @Test func parsesEveryOption() throws {
     let options = try BenchOptions.parse([
       "--quick", "--filter", "harness", "--filter=dispatch-model/send", "--json", "a.json", "--svg=b.svg",
+      "--repeat", "3", "--markdown", "t.md",
     ])
+    #expect(options.repeats == 3)
+    #expect(options.markdownPath == "t.md")
     #expect(options.quick)
     #expect(options.configuration == .quick)
     #expect(options.filters == ["harness", "dispatch-model/send"])
@@ -43,13 +46,25 @@ import Testing
     }
   }
 
+  @Test func badRepeatThrows() {
+    #expect(throws: ProxyBenchError.badValue(option: "--repeat", value: "0")) { try BenchOptions.parse(["--repeat=0"]) }
+    #expect(throws: ProxyBenchError.badValue(option: "--repeat", value: "x")) {
+      try BenchOptions.parse(["--repeat", "x"])
+    }
+  }
+
   @Test func emptyValueThrows() {
     #expect(throws: ProxyBenchError.emptyValue(option: "--svg")) { try BenchOptions.parse(["--svg="]) }
   }
 
   @Test func usageNamesEveryOption() {
-    for option in ["--quick", "--filter", "--json", "--svg", "--list", "--help"] {
+    for option in [
+      "--quick", "--repeat", "--filter", "--json", "--svg", "--markdown", "--from-json", "--list", "--help",
+    ] {
       #expect(BenchOptions.usage.contains(option))
     }
+    // The variant naming is explained where a user looks first.
+    #expect(BenchOptions.usage.contains("<strategy>-i<I>-c<C>"))
+    #expect(BenchOptions.usage.contains("I instances spread over C classes"))
   }
 }

@@ -104,12 +104,48 @@ import Testing
     let reports = session.run(ScenarioSelection(patterns: []).apply(to: [scenario]))
     let report = try #require(reports.first)
     #expect(report.results.map(\.variant) == ["base", "double", "bytes"])
-    #expect(report.results.map(\.ratioToBaseline) == [1, 2, 1])
-    #expect(report.results[2].ratioReference == "bytes")
+    // A ratio only within one group and one unit: the bytes row shares no unit with its baseline.
+    #expect(report.results.map(\.ratioToBaseline) == [1, 2, nil])
+    #expect(report.results.map(\.groupBaseline) == ["base", "base", "base"])
     #expect(report.results[1].targetsMet == false)
     #expect(report.skipped == [SkippedVariant(scenario: "demo", variant: "later", note: "not yet available")])
     #expect(lines.count == 4)
     #expect(lines[0].hasPrefix("[1/4] demo/base: 2.00 ns/op"))
     #expect(lines[2] == "[3/4] demo/later: skipped, not yet available")
+  }
+
+  @Test func groupsHaveTheirOwnBaselines() throws {
+    let clock = FakeClock()
+    let session = BenchSession(
+      runner: BenchRunner(configuration: Fixtures.tiny, environment: clock.environment), progress: { _ in })
+    let loop = { (cost: UInt64) in Variant.Body.timedLoop { { clock.nanoseconds += cost * UInt64($0) } } }
+    let scenario = Scenario(
+      id: "demo", summary: "", baseline: "base", groups: [VariantGroup(id: "other", baseline: "other-1")],
+      variants: [
+        Variant(id: "base", body: loop(2)),
+        Variant(id: "other-1", group: "other", body: loop(10)),
+        Variant(id: "other-10", group: "other", targets: [.ratioToBaselineAtMost(3)], body: loop(20)),
+      ])
+    let report = try #require(session.run(ScenarioSelection(patterns: []).apply(to: [scenario])).first)
+    #expect(report.results.map(\.group) == ["demo", "other", "other"])
+    #expect(report.results.map(\.ratioToBaseline) == [1, 1, 2])
+    #expect(report.results.map(\.isBaseline) == [true, true, false])
+    #expect(report.results[2].targetsMet == true)
+    // Filtering for a group's variant keeps that group's baseline, not the main one.
+    let picked = ScenarioSelection(patterns: ["demo/other-10"]).apply(to: [scenario])
+    #expect(picked.first?.variants.map(\.id) == ["other-1", "other-10"])
+  }
+
+  @Test func repeatKeepsTheBestMeasurement() {
+    let slow = BenchRunner.Measurement(
+      unit: .nanosecondsPerOperation, samples: [5, 5, 5], allocationsPerOperation: 0, operationsPerSample: 1)
+    let fast = BenchRunner.Measurement(
+      unit: .nanosecondsPerOperation, samples: [3, 4, 9], allocationsPerOperation: 0, operationsPerSample: 1)
+    #expect(BenchSession.best(of: [slow, fast]) == fast)
+    let lowRate = BenchRunner.Measurement(
+      unit: .eventsPerSecond, samples: [100], allocationsPerOperation: nil, operationsPerSample: 0)
+    let highRate = BenchRunner.Measurement(
+      unit: .eventsPerSecond, samples: [200], allocationsPerOperation: nil, operationsPerSample: 0)
+    #expect(BenchSession.best(of: [lowRate, highRate]) == highRate)
   }
 }

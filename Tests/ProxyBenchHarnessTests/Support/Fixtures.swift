@@ -21,13 +21,14 @@ enum Fixtures {
 
   static func result(
     _ variant: String, median: Double, baseline: Bool = false, ratio: Double? = nil,
-    targets: [PerformanceTarget] = [], unit: ResultUnit = .nanosecondsPerOperation
+    targets: [PerformanceTarget] = [], unit: ResultUnit = .nanosecondsPerOperation, spread: Double = 0.1,
+    kind: Scenario.Kind = .product, group: String? = nil
   ) -> VariantResult {
     VariantResult(
-      scenario: "demo", variant: variant, unit: unit,
-      summary: SampleSummary(median: median, p10: median * 0.9, p90: median * 1.1, count: 5),
-      ratioToBaseline: ratio, ratioReference: ratio == nil ? nil : "base", allocationsPerOperation: 0,
-      operationsPerSample: 100, isBaseline: baseline, targets: targets)
+      scenario: "demo", variant: variant, group: group, groupBaseline: "base", kind: kind, unit: unit,
+      summary: SampleSummary(median: median, p10: median * (1 - spread / 2), p90: median * (1 + spread / 2), count: 5),
+      ratioToBaseline: ratio, allocationsPerOperation: 0, operationsPerSample: 100, isBaseline: baseline,
+      targets: targets)
   }
 
   static func report() -> BenchReport {
@@ -36,9 +37,19 @@ enum Fixtures {
       entries: [
         .measured(result("base", median: 1, baseline: true, ratio: 1)),
         .measured(result("fast", median: 1.1, ratio: 1.1, targets: [.ratioToBaselineAtMost(1.25)])),
-        .measured(result("slow", median: 90, ratio: 90, targets: [.ratioToBaselineAtMost(2)])),
+        .measured(result("slow", median: 90, ratio: 90, targets: [.ratioToBaselineAtMost(2)], spread: 0.5)),
         .skipped(SkippedVariant(scenario: "demo", variant: "later", note: "not yet available: \"soon\"")),
       ])
-    return BenchReport(machine: machine, configurationName: "quick", scenarios: [scenario])
+    let harness = ScenarioReport(
+      id: "self", summary: "harness", baselineVariantID: "base", kind: .harnessSelfCheck,
+      entries: [
+        .measured(
+          result(
+            "check", median: 1, targets: [.allocationsPerOperationAtMost(0)], kind: .harnessSelfCheck, group: "self"))
+      ])
+    return BenchReport(
+      machine: machine, configurationName: "quick", repeats: 3,
+      load: MachineLoad(loadAverageBefore: 0.2, otherLoadBefore: 0.1, otherLoadDuring: 0.1),
+      scenarios: [scenario, harness])
   }
 }
