@@ -21,15 +21,12 @@ enum ProxyBenchCommand {
       print(BenchOptions.usage)
       return 0
     }
+    if let reportPath = options.fromJSONPath {
+      return renderMarkdown(fromJSON: reportPath, options: options)
+    }
     let scenarios = ScenarioRegistry.all()
     if options.listOnly {
-      for scenario in scenarios {
-        for variant in scenario.variants {
-          var availability = ""
-          if case .unavailable = variant.body { availability = "  (not yet available)" }
-          print("\(scenario.id)/\(variant.id)\(availability)")
-        }
-      }
+      list(scenarios)
       return 0
     }
     let selection = ScenarioSelection(patterns: options.filters).apply(to: scenarios)
@@ -44,19 +41,41 @@ enum ProxyBenchCommand {
     }
     let configuration = options.configuration
     let environment = AllocationCounting.environment
+    // The machine's load: the load average and a one-second probe of other processes' CPU time
+    // before measuring, then the other processes' CPU time over the whole run.
+    let loadAverage = CPUCounters.loadAverage()
+    let probeStart = CPUCounters.read()
+    if probeStart != nil { Thread.sleep(forTimeInterval: 1) }
+    let runStart = CPUCounters.read()
     let started = environment.now()
     let session = BenchSession(
-      runner: BenchRunner(configuration: configuration, environment: environment),
+      runner: BenchRunner(configuration: configuration, environment: environment), repeats: options.repeats,
       progress: { writeError($0 + "\n") })
+    let scenarioReports = session.run(selection)
+    let runEnd = CPUCounters.read()
+    var load: MachineLoad?
+    if let loadAverage, let probeStart, let runStart, let runEnd {
+      load = MachineLoad(
+        loadAverageBefore: loadAverage, otherLoadBefore: probeStart.otherLoad(until: runStart),
+        otherLoadDuring: runStart.otherLoad(until: runEnd))
+    }
     let report = BenchReport(
-      machine: machine, configurationName: configuration.name, scenarios: session.run(selection))
+      machine: machine, configurationName: configuration.name, repeats: options.repeats, load: load,
+      scenarios: scenarioReports)
     let seconds = Double(environment.now() &- started) / 1e9
     writeError("proxy-bench: measured in \(ValueFormatter.ratio(seconds)) s\n")
 
     print(TableRenderer.render(report), terminator: "")
+    var written = [options.jsonPath, options.svgPath]
     do {
-      try write(JSONReport.encode(report), to: options.jsonPath)
+      let json = try JSONReport.encode(report)
+      try write(json, to: options.jsonPath)
       try write(Data(SVGChart.render(report).utf8), to: options.svgPath)
+      if let markdownPath = options.markdownPath {
+        // Rendered from the JSON just written, exactly as --from-json renders it.
+        try write(Data(MarkdownTable.render(try JSONReport.decode(json)).utf8), to: markdownPath)
+        written.append(markdownPath)
+      }
     } catch let error as ProxyBenchError {
       writeError("proxy-bench: \(error)\n")
       return 1
@@ -64,7 +83,44 @@ enum ProxyBenchCommand {
       writeError("proxy-bench: cannot encode the report: \(error)\n")
       return 1
     }
-    print("\nwrote \(options.jsonPath) and \(options.svgPath)")
+    print("\nwrote \(written.joined(separator: ", "))")
+    return 0
+  }
+
+  /// `--list`: every variant id with its group and baseline, and each scenario's naming scheme.
+  private static func list(_ scenarios: [Scenario]) {
+    print("scenario/variant  [group, baseline]; names encode parameters as explained under each scenario")
+    for scenario in scenarios {
+      var heading = "\n\(scenario.id): \(scenario.summary)"
+      if scenario.kind == .harnessSelfCheck { heading += " [harness self-check]" }
+      print(heading)
+      if let naming = scenario.naming { print("  names: \(naming)") }
+      for variant in scenario.variants {
+        let group = scenario.groupID(of: variant)
+        let baseline = scenario.baselineID(ofGroup: group)
+        var line = "\(scenario.id)/\(variant.id)  [\(group), "
+        line += variant.id == baseline ? "the baseline]" : "baseline \(baseline)]"
+        if !variant.targets.isEmpty { line += "  target \(variant.targets.map(\.label).joined(separator: ", "))" }
+        if case .unavailable = variant.body { line += "  (not yet available)" }
+        print(line)
+      }
+    }
+  }
+
+  /// `--from-json REPORT --markdown PATH`: the README table from a committed report, measuring nothing.
+  private static func renderMarkdown(fromJSON path: String, options: BenchOptions) -> Int32 {
+    guard let markdownPath = options.markdownPath else {
+      writeError("proxy-bench: --from-json needs --markdown PATH\n")
+      return 2
+    }
+    do {
+      let data = try Data(contentsOf: URL(fileURLWithPath: path))
+      let document = try JSONReport.decode(data)
+      try write(Data(MarkdownTable.render(document).utf8), to: markdownPath)
+    } catch {
+      writeError("proxy-bench: cannot render \(path): \(error)\n")
+      return 1
+    }
     return 0
   }
 

@@ -6,7 +6,8 @@ import ProxyBenchHarness
 /// Every variant is a `.timedLoop` over `send` to a delegate whose implementation bumps a counter;
 /// the class, object and strategy are built in setup, and each strategy runs the same single
 /// trivial `.after` handler, so the ratios measure the capture path and nothing else.
-/// - `send` (baseline): a cached `send`, no capture. Target: ≤ 15 ns median, 0 allocations.
+/// - `send` (baseline): a cached `send`, no capture. Target: 0 allocations (its time is reported,
+///   never judged: the strategies are judged as ratios to it).
 /// - `wrapping`: the class's method replaced by the recording wrapper. Target: ≤ 1.3× `send`.
 /// - `subclass`: the object isa-swizzled to the generated subclass. Target: ≤ 1.3× `send`.
 /// - `proxy-forwarding-target`: a selector the proxy does not capture, sent to the proxy, which
@@ -21,7 +22,7 @@ func dispatchModelScenario() -> Scenario {
     baseline: "send",
     variants: [
       Variant(
-        id: "send", targets: [.medianAtMost(15), .allocationsPerOperationAtMost(0)],
+        id: "send", targets: [.allocationsPerOperationAtMost(0)],
         body: .timedLoop { captureSendLoop(strategyID: nil) }),
       Variant(
         id: "wrapping", targets: [.ratioToBaselineAtMost(1.3)],

@@ -11,24 +11,31 @@ let hookCounts = [1, 10, 100]
 /// installed: on a DelegateProxyKit typed proxy (a list host dispatching
 /// did-select), or as one CaptureStrategies strategy with that many `.after`
 /// handlers on the sent selector (the `dispatch-model` loop; for `proxy` the
-/// captured selector, so the forward-invocation path). `typed-proxy-1` is the
-/// baseline.
+/// captured selector, so the forward-invocation path). One group per kind,
+/// `hook-count-<kind>`, with `<kind>-1` as its baseline: the ratios show how a
+/// kind's cost grows with its hooks, never one model against another.
 @MainActor
 func hookCountScenario() -> Scenario {
   var variants: [Variant] = []
   for hooks in hookCounts {
     variants.append(
-      Variant(id: "typed-proxy-\(hooks)", body: .timedLoop { listLoop(proxies: 1, afterHook: true, hooks: hooks) }))
+      Variant(
+        id: "typed-proxy-\(hooks)", group: "hook-count-typed-proxy",
+        body: .timedLoop { listLoop(proxies: 1, afterHook: true, hooks: hooks) }))
   }
   for kind in strategyIDs {
     for hooks in hookCounts {
       variants.append(
-        Variant(id: "\(kind)-\(hooks)", body: .timedLoop { captureSendLoop(strategyID: kind, hooks: hooks) }))
+        Variant(
+          id: "\(kind)-\(hooks)", group: "hook-count-\(kind)",
+          body: .timedLoop { captureSendLoop(strategyID: kind, hooks: hooks) }))
     }
   }
   return Scenario(
     id: "hook-count",
     summary: "per-call cost with 1, 10 and 100 hooks installed",
     baseline: "typed-proxy-1",
+    naming: "<kind>-<N>: one call with N after hooks (typed proxy) or N after handlers (strategy) installed",
+    groups: (["typed-proxy"] + strategyIDs).map { VariantGroup(id: "hook-count-\($0)", baseline: "\($0)-1") },
     variants: variants)
 }

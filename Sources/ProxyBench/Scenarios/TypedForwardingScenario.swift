@@ -22,6 +22,7 @@ func typedForwardingScenario() -> Scenario {
     id: "typed-forwarding",
     summary: "list host dispatching did-select: direct delegate vs typed proxies",
     baseline: "direct",
+    naming: "chain-<N>: N proxies stacked on the list's delegate slot",
     variants: [
       Variant(id: "direct", body: .timedLoop { listLoop(proxies: 0, afterHook: false) }),
       Variant(
