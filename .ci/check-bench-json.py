@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""Checks a proxy-bench JSON report has the expected shape (not the figures).
+"""Checks a proxy-bench JSON report has the expected shape, schema 2 (not the figures).
 
 Usage: check-bench-json.py REPORT.json EXPECTED.txt
 
 EXPECTED.txt lists one `scenario/variant` per line (`#` starts a comment).
-The report must parse as JSON, carry a `machine` block with the machine
-fields, and have a result for every expected variant whose median_ns, p10_ns,
-p90_ns, ratio_to_baseline and allocations_per_op are numbers. Exits 0 when it
-does, 1 with one line per problem when it does not, 2 on bad usage.
+The report must parse as JSON with `schema_version` 2, carry a `machine` block
+with the machine fields, a `noise` block with a verdict, a `summary` block,
+and a result for every expected variant whose median, p10, p90,
+ratio_to_baseline and allocations_per_op are numbers, with a `unit`, a
+`better` of `lower` or `higher`, and a `group` listed in `groups` with its
+baseline. Ratios must stay within one group and unit: the group's baseline
+must be a result of that group in the same unit, with ratio 1. Exits 0 when
+it does, 1 with one line per problem when it does not, 2 on bad usage.
 """
 
 import json
@@ -15,7 +19,8 @@ import math
 import sys
 
 MACHINE_FIELDS = ("cpu", "cores", "os", "swift_version", "build_configuration", "date")
-NUMERIC_FIELDS = ("median_ns", "p10_ns", "p90_ns", "ratio_to_baseline", "allocations_per_op")
+NUMERIC_FIELDS = ("median", "p10", "p90", "ratio_to_baseline", "allocations_per_op")
+SCHEMA_VERSION = 2
 
 
 def read_expected(path):
@@ -40,6 +45,21 @@ def check(report, expected):
     problems = []
     if not isinstance(report, dict):
         return ["the top level is not a JSON object"]
+
+    if report.get("schema_version") != SCHEMA_VERSION:
+        problems.append(f"schema_version is {report.get('schema_version')!r}, expected {SCHEMA_VERSION}")
+    noise = report.get("noise")
+    if not isinstance(noise, dict) or noise.get("verdict") not in ("quiet", "noisy"):
+        problems.append("missing 'noise' object with verdict 'quiet' or 'noisy'")
+    summary = report.get("summary")
+    if not isinstance(summary, dict) or not all(
+        is_number(summary.get(key)) for key in ("product_targets_met", "product_targets_judged")
+    ):
+        problems.append("missing 'summary' object with product target counts")
+    groups = {}
+    for entry in report.get("groups", []) or []:
+        if isinstance(entry, dict):
+            groups[(entry.get("scenario"), entry.get("group"))] = entry
 
     machine = report.get("machine")
     if not isinstance(machine, dict):
@@ -66,6 +86,25 @@ def check(report, expected):
             problems.append(f"results[{index}]: 'scenario' and 'variant' must be strings")
             continue
         found[key] = result
+
+    for (scenario, variant), result in found.items():
+        name = f"{scenario}/{variant}"
+        if result.get("better") not in ("lower", "higher"):
+            problems.append(f"{name}: 'better' must be 'lower' or 'higher', got {result.get('better')!r}")
+        group = groups.get((scenario, result.get("group")))
+        if group is None:
+            problems.append(f"{name}: group {result.get('group')!r} is not listed in 'groups'")
+            continue
+        if result.get("group_baseline") != group.get("baseline"):
+            problems.append(f"{name}: group_baseline differs from its group's baseline")
+        if result.get("unit") != group.get("unit"):
+            if result.get("ratio_to_baseline") is not None:
+                problems.append(f"{name}: a ratio across units ({result.get('unit')} vs {group.get('unit')})")
+        baseline = found.get((scenario, group.get("baseline")))
+        if baseline is None or baseline.get("group") != result.get("group"):
+            problems.append(f"{name}: its group's baseline {group.get('baseline')!r} is not in the group")
+        elif result.get("baseline") and result.get("ratio_to_baseline") not in (1, 1.0):
+            problems.append(f"{name}: a baseline whose ratio is not 1")
 
     skipped = {}
     for entry in report.get("skipped", []) or []:
@@ -115,7 +154,10 @@ def main(argv):
         for problem in problems:
             print(f"  - {problem}", file=sys.stderr)
         return 1
-    print(f"check-bench-json: {report_path}: machine block and {len(expected)} expected variants present")
+    print(
+        f"check-bench-json: {report_path}: schema 2, machine, noise ({report['noise']['verdict']}) and"
+        f" {len(expected)} expected variants present; {report['summary'].get('line', '')}"
+    )
     return 0
 
 
