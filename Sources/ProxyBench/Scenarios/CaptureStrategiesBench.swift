@@ -76,7 +76,7 @@ func benchRemove(_ installation: any CaptureInstallation) {
 /// `strategyID` is `nil`.
 @MainActor
 func captureSendLoop(
-  strategyID: String?, hooks: Int = 1, selector: Selector = capturedSelector
+  strategyID: String?, hooks: Int = 1, selector: Selector = capturedSelector, inlineHandler: Bool = false
 ) -> @MainActor (Int) -> Void {
   let delegateCounter = BenchCounter()
   let handlerCounter = BenchCounter()
@@ -93,6 +93,20 @@ func captureSendLoop(
   let sent = opaque(selector)
   // One send warms the method cache (the first send after an install rebuilds it).
   sendOrStop(receiver, sent, host, indexPath)
+  if inlineHandler {
+    // The handler the strategies run, called by hand after the send: the baseline for capture.
+    let body: @Sendable () -> Void = { handlerCounter.increment() }
+    let handler = opaque(body)
+    return { iterations in
+      for _ in 0..<iterations {
+        sendOrStop(receiver, sent, host, indexPath)
+        handler()
+      }
+      blackHole(delegateCounter.value)
+      blackHole(handlerCounter.value)
+      withExtendedLifetime((object, installation)) {}
+    }
+  }
   return { iterations in
     for _ in 0..<iterations { sendOrStop(receiver, sent, host, indexPath) }
     blackHole(delegateCounter.value)
