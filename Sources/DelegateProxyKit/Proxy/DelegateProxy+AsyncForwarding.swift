@@ -124,10 +124,10 @@ extension DelegateProxy {
     }
     var invocation: Invocation? = nil
     if let typeWide = hooks.typeWide {
-      runBefore(typeWide, method, reifier, repeat each arguments, invocation: &invocation)
+      runBefore(of: typeWide, method, reifier, repeat each arguments, invocation: &invocation)
     }
     if let instance = hooks.instance {
-      runBefore(instance, method, reifier, repeat each arguments, invocation: &invocation)
+      runBefore(of: instance, method, reifier, repeat each arguments, invocation: &invocation)
     }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
@@ -141,10 +141,10 @@ extension DelegateProxy {
       outcome = .failure(error)
     }
     if let typeWide = hooks.typeWide {
-      runAfter(typeWide, method, reifier, outcome, repeat each arguments, invocation: &invocation)
+      runAfter(of: typeWide, method, reifier, outcome, repeat each arguments, invocation: &invocation)
     }
     if let instance = hooks.instance {
-      runAfter(instance, method, reifier, outcome, repeat each arguments, invocation: &invocation)
+      runAfter(of: instance, method, reifier, outcome, repeat each arguments, invocation: &invocation)
     }
     return try outcome.get()
   }

@@ -214,11 +214,14 @@ extension DelegateProxy {
     }
     let reifier = hooks.needsInvocation ? reifier() : nil
     var invocation: Invocation? = nil
+    // The type's table, then the proxy's, spelled out here and in the async path rather than
+    // behind one helper that takes `CallHooks`: passing the argument pack through that extra
+    // layer measured about 225 more instructions per hooked call.
     if let typeWide = hooks.typeWide {
-      runBefore(typeWide, method, reifier, repeat each arguments, invocation: &invocation)
+      runBefore(of: typeWide, method, reifier, repeat each arguments, invocation: &invocation)
     }
     if let instance = hooks.instance {
-      runBefore(instance, method, reifier, repeat each arguments, invocation: &invocation)
+      runBefore(of: instance, method, reifier, repeat each arguments, invocation: &invocation)
     }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
@@ -234,10 +237,10 @@ extension DelegateProxy {
       outcome = .failure(error)
     }
     if let typeWide = hooks.typeWide {
-      runAfter(typeWide, method, reifier, outcome, repeat each arguments, invocation: &invocation)
+      runAfter(of: typeWide, method, reifier, outcome, repeat each arguments, invocation: &invocation)
     }
     if let instance = hooks.instance {
-      runAfter(instance, method, reifier, outcome, repeat each arguments, invocation: &invocation)
+      runAfter(of: instance, method, reifier, outcome, repeat each arguments, invocation: &invocation)
     }
     return try outcome.get()
   }
@@ -315,73 +318,78 @@ extension DelegateProxy {
     }
   }
 
+  /// Builds the call's ``Invocation`` the first time a string-keyed hook or a stream needs it.
+  @inlinable @inline(__always)
+  internal final func reify<each Argument, Result>(
+    into invocation: inout Invocation?, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>,
+    _ arguments: repeat each Argument
+  ) {
+    if invocation == nil {
+      invocation = Invocation(selector: method.selector, arguments: reifier.arguments((repeat each arguments)))
+    }
+  }
+
   @inlinable @inline(__always)
   internal final func runBefore<each Argument, Result>(
-    _ hooks: Unmanaged<MethodHooks>, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?,
+    of hooks: Unmanaged<MethodHooks>, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?,
     _ arguments: repeat each Argument, invocation: inout Invocation?
   ) {
     // The call holds a read of the snapshot, which keeps these hooks alive: no retains.
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
       unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      do {
-        guard entry.claim() else { continue }
-        switch entry.kind {
-        case .arguments:
-          entry.typedBox(as: ArgumentsHook<repeat each Argument>.self).takeUnretainedValue().body(repeat each arguments)
-        case .invocation, .stream:
-          if invocation == nil, let reifier {
-            invocation = Invocation(selector: method.selector, arguments: reifier.arguments((repeat each arguments)))
-          }
-          if invocation != nil { runInvocationHook(entry, invocation.unsafelyUnwrapped) }
-        default:
-          break
+      guard entry.claim() else { continue }
+      switch entry.kind {
+      case .arguments:
+        entry.typedBox(as: ArgumentsHook<repeat each Argument>.self).takeUnretainedValue().body(repeat each arguments)
+      case .invocation, .stream:
+        if let reifier {
+          reify(into: &invocation, method, reifier, repeat each arguments)
+          runInvocationHook(entry, invocation.unsafelyUnwrapped)
         }
-        if entry.once { entry.retireIfOnce() }
+      default:
+        break
       }
+      if entry.once { entry.retireIfOnce() }
     }
   }
 
   @inlinable @inline(__always)
   internal final func runAfter<each Argument, Result, Failure: Error>(
-    _ hooks: Unmanaged<MethodHooks>, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?,
+    of hooks: Unmanaged<MethodHooks>, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?,
     _ outcome: Swift.Result<Result, Failure>, _ arguments: repeat each Argument, invocation: inout Invocation?
   ) {
     let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
     for index in entries.indices {
       unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      do {
-        guard entry.claim() else { continue }
-        switch entry.kind {
-        case .arguments:
-          entry.typedBox(as: ArgumentsHook<repeat each Argument>.self).takeUnretainedValue().body(repeat each arguments)
-        case .value:
-          if case .success(let value) = outcome {
-            entry.typedBox(as: ResultHook<Result, repeat each Argument>.self).takeUnretainedValue().body(
-              value, repeat each arguments)
-          }
-        case .outcome:
-          entry.typedBox(as: ResultHook<Swift.Result<Result, Failure>, repeat each Argument>.self).takeUnretainedValue()
-            .body(outcome, repeat each arguments)
-        case .invocation, .stream:
-          if let reifier {
-            // Built once per call and finished in place: copying an invocation retains every field.
-            if invocation == nil {
-              invocation = Invocation(selector: method.selector, arguments: reifier.arguments((repeat each arguments)))
-            }
-            if !invocation.unsafelyUnwrapped.hasReturned {
-              switch outcome {
-              case .success(let value): invocation?.finish(returning: reifier.result(value))
-              case .failure(let error): invocation?.finish(throwing: error)
-              }
-            }
-            runInvocationHook(entry, invocation.unsafelyUnwrapped)
-          }
-        default:
-          break
+      guard entry.claim() else { continue }
+      switch entry.kind {
+      case .arguments:
+        entry.typedBox(as: ArgumentsHook<repeat each Argument>.self).takeUnretainedValue().body(repeat each arguments)
+      case .value:
+        if case .success(let value) = outcome {
+          entry.typedBox(as: ResultHook<Result, repeat each Argument>.self).takeUnretainedValue().body(
+            value, repeat each arguments)
         }
-        if entry.once { entry.retireIfOnce() }
+      case .outcome:
+        entry.typedBox(as: ResultHook<Swift.Result<Result, Failure>, repeat each Argument>.self).takeUnretainedValue()
+          .body(outcome, repeat each arguments)
+      case .invocation, .stream:
+        if let reifier {
+          // Built once per call and finished in place: copying an invocation retains every field.
+          reify(into: &invocation, method, reifier, repeat each arguments)
+          if !invocation.unsafelyUnwrapped.hasReturned {
+            switch outcome {
+            case .success(let value): invocation?.finish(returning: reifier.result(value))
+            case .failure(let error): invocation?.finish(throwing: error)
+            }
+          }
+          runInvocationHook(entry, invocation.unsafelyUnwrapped)
+        }
+      default:
+        break
       }
+      if entry.once { entry.retireIfOnce() }
     }
   }
 }
