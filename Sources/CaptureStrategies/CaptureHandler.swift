@@ -24,7 +24,7 @@ public struct CaptureHandler: Sendable {
     ) throws -> Void
 
   /// The captured selector.
-  public let selector: Selector
+  public let selector: RuntimeSelector
   /// Where the handler runs.
   public let position: HookPosition
   let observer: Observer?
@@ -36,7 +36,7 @@ public struct CaptureHandler: Sendable {
   ///   - selector: The selector to capture.
   ///   - body: Observes the receiver and the message.
   /// - Returns: The handler.
-  public static func before(_ selector: Selector, _ body: @escaping Observer) -> CaptureHandler {
+  public static func before(_ selector: RuntimeSelector, _ body: @escaping Observer) -> CaptureHandler {
     CaptureHandler(selector: selector, position: .before, observer: body, replacement: nil)
   }
 
@@ -46,7 +46,7 @@ public struct CaptureHandler: Sendable {
   ///   - selector: The selector to capture.
   ///   - body: Observes the receiver and the message, return value included.
   /// - Returns: The handler.
-  public static func after(_ selector: Selector, _ body: @escaping Observer) -> CaptureHandler {
+  public static func after(_ selector: RuntimeSelector, _ body: @escaping Observer) -> CaptureHandler {
     CaptureHandler(selector: selector, position: .after, observer: body, replacement: nil)
   }
 
@@ -57,7 +57,7 @@ public struct CaptureHandler: Sendable {
   ///   - body: Calls `proceed` zero or more times and may set the return
   ///     value with ``Message/setReturnValue(_:)``.
   /// - Returns: The handler.
-  public static func instead(_ selector: Selector, _ body: @escaping Replacement) -> CaptureHandler {
+  public static func instead(_ selector: RuntimeSelector, _ body: @escaping Replacement) -> CaptureHandler {
     CaptureHandler(selector: selector, position: .instead, observer: nil, replacement: body)
   }
 }
@@ -137,8 +137,8 @@ final class HandlerGroup: Sendable {
   }
 
   /// Groups `handlers` by selector for the strategy `strategyID`.
-  static func make(strategyID: Int, handlers: [CaptureHandler]) -> [Selector: HandlerGroup] {
-    var bySelector: [Selector: [CaptureHandler]] = [:]
+  static func make(strategyID: Int, handlers: [CaptureHandler]) -> [RuntimeSelector: HandlerGroup] {
+    var bySelector: [RuntimeSelector: [CaptureHandler]] = [:]
     for handler in handlers { bySelector[handler.selector, default: []].append(handler) }
     return bySelector.mapValues { HandlerGroup(strategyID: strategyID, handlers: $0) }
   }

@@ -61,7 +61,7 @@ extension CaptureStrategy {
   }
 
   /// The selectors this strategy captures.
-  public var capturedSelectors: Set<Selector> {
+  public var capturedSelectors: Set<RuntimeSelector> {
     Set(handlers.map(\.selector))
   }
 }

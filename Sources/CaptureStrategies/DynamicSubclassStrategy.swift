@@ -31,7 +31,7 @@ public final class DynamicSubclassStrategy: CaptureStrategy {
   /// The handlers this strategy runs, in order.
   public let handlers: [CaptureHandler]
   let id = makeStrategyID()
-  let groups: [Selector: HandlerGroup]
+  let groups: [RuntimeSelector: HandlerGroup]
 
   /// Creates a strategy that runs `handlers`.
   ///
@@ -246,7 +246,7 @@ enum DynamicClassRegistry {
     }
     let name = base.name + "_DPKCapture_" + strategies.map { String($0.id) }.joined(separator: "_")
     let cls = try Runtime.allocateClassPair(superclass: base, name: name)
-    var selectors: [Selector] = []
+    var selectors: [RuntimeSelector] = []
     for strategy in strategies {
       for selector in strategy.groups.keys.sorted(by: { $0.id < $1.id }) where !selectors.contains(selector) {
         selectors.append(selector)

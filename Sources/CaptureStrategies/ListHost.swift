@@ -18,11 +18,11 @@ import Synchronization
 /// ```
 public final class ListHost: Sendable {
   /// `listView:didSelectRowAtIndexPath:` — arguments `(ListHost, IndexPath)`, returns `Void`.
-  public static let didSelectRow = Selector("listView:didSelectRowAtIndexPath:")
+  public static let didSelectRow = RuntimeSelector("listView:didSelectRowAtIndexPath:")
   /// `listView:shouldHighlightRowAtIndexPath:` — arguments `(ListHost, IndexPath)`, returns `Bool`.
-  public static let shouldHighlightRow = Selector("listView:shouldHighlightRowAtIndexPath:")
+  public static let shouldHighlightRow = RuntimeSelector("listView:shouldHighlightRowAtIndexPath:")
   /// `listView:heightForRowAtIndexPath:` — arguments `(ListHost, IndexPath)`, returns `Double`.
-  public static let heightForRow = Selector("listView:heightForRowAtIndexPath:")
+  public static let heightForRow = RuntimeSelector("listView:heightForRowAtIndexPath:")
 
   /// The row height used when the delegate does not answer ``heightForRow``.
   public static let defaultRowHeight = 44.0

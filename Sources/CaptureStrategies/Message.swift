@@ -17,7 +17,7 @@
 /// ```
 public struct Message {
   /// The message's selector.
-  public let selector: Selector
+  public let selector: RuntimeSelector
   /// How many arguments the sender passed (0 through 6).
   public let argumentCount: Int
   @usableFromInline let arguments: UnsafePointer<ArgumentEntry>
@@ -32,7 +32,7 @@ public struct Message {
 
   @inlinable
   init(
-    selector: Selector,
+    selector: RuntimeSelector,
     argumentCount: Int,
     arguments: UnsafePointer<ArgumentEntry>,
     returnType: Any.Type,

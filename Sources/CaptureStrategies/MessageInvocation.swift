@@ -15,7 +15,7 @@
 /// ```
 public final class MessageInvocation {
   /// The selector of the message.
-  public let selector: Selector
+  public let selector: RuntimeSelector
   /// The argument types as the sender passed them.
   public let argumentTypes: [Any.Type]
   /// The static type the sender expects back.

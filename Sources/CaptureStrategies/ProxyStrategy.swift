@@ -34,7 +34,7 @@ public final class ProxyStrategy: CaptureStrategy {
   /// The handlers this strategy runs, in order.
   public let handlers: [CaptureHandler]
   let id = makeStrategyID()
-  let groups: [Selector: GroupList]
+  let groups: [RuntimeSelector: GroupList]
   /// Which selector ids are captured; immutable after `init`, freed in
   /// `deinit`, so reading it from any thread is safe.
   nonisolated(unsafe) let capturedIDs: UnsafeMutableBufferPointer<Bool>

@@ -111,7 +111,7 @@ public enum Runtime {
   public static func makeClass(
     named name: String,
     superclass: RuntimeClass? = nil,
-    methods: [Selector: Implementation] = [:]
+    methods: [RuntimeSelector: Implementation] = [:]
   ) throws(CaptureStrategiesError) -> RuntimeClass {
     let cls = try allocateClassPair(superclass: superclass, name: name)
     for (selector, implementation) in methods { cls.addMethod(selector, implementation) }

@@ -22,7 +22,7 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
   /// Answers which object should receive a selector the class does not
   /// implement, or `nil` to continue to forward-invocation.
   public typealias ForwardingTargetHandler =
-    @Sendable (_ receiver: RuntimeObject, _ selector: Selector) ->
+    @Sendable (_ receiver: RuntimeObject, _ selector: RuntimeSelector) ->
     RuntimeObject?
   /// Handles a message no implementation and no forwarding target took.
   public typealias ForwardInvocationHandler =
@@ -30,7 +30,8 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
       _ receiver: RuntimeObject, _ invocation: MessageInvocation
     ) throws -> Void
   /// Overrides ``RuntimeObject/responds(to:)``.
-  public typealias RespondsToSelectorHandler = @Sendable (_ receiver: RuntimeObject, _ selector: Selector) -> Bool
+  public typealias RespondsToSelectorHandler =
+    @Sendable (_ receiver: RuntimeObject, _ selector: RuntimeSelector) -> Bool
   /// Overrides ``RuntimeObject/reportedClass``.
   public typealias ReportedClassHandler = @Sendable (_ receiver: RuntimeObject) -> RuntimeClass
 
@@ -91,7 +92,7 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
   ///   - implementation: Its body.
   /// - Returns: `true` when added, `false` when the class already had one.
   @discardableResult
-  public func addMethod(_ selector: Selector, _ implementation: Implementation) -> Bool {
+  public func addMethod(_ selector: RuntimeSelector, _ implementation: Implementation) -> Bool {
     withRuntimeLock { proof in
       let added = state.withValue(proof) { state -> Bool in
         guard state.methods[selector] == nil else { return false }
@@ -110,12 +111,12 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
   ///   - implementation: The new body.
   /// - Returns: The class's previous own implementation, or `nil`.
   @discardableResult
-  public func replaceMethod(_ selector: Selector, _ implementation: Implementation) -> Implementation? {
+  public func replaceMethod(_ selector: RuntimeSelector, _ implementation: Implementation) -> Implementation? {
     withRuntimeLock { proof in replaceMethod(selector, implementation, proof) }
   }
 
   func replaceMethod(
-    _ selector: Selector,
+    _ selector: RuntimeSelector,
     _ implementation: Implementation?,
     _ proof: borrowing RuntimeLockProof
   ) -> Implementation? {
@@ -135,7 +136,7 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
   /// - Parameter selector: The selector to remove.
   /// - Returns: The removed implementation, or `nil` when there was none.
   @discardableResult
-  public func removeMethod(_ selector: Selector) -> Implementation? {
+  public func removeMethod(_ selector: RuntimeSelector) -> Implementation? {
     withRuntimeLock { proof in replaceMethod(selector, nil, proof) }
   }
 
@@ -146,7 +147,9 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
   ///   - second: Another selector the class itself implements.
   /// - Throws: ``CaptureStrategiesError/methodNotFound(selector:className:)``
   ///   when either is not in the class's own table; nothing changes then.
-  public func exchangeImplementations(_ first: Selector, _ second: Selector) throws(CaptureStrategiesError) {
+  public func exchangeImplementations(_ first: RuntimeSelector, _ second: RuntimeSelector)
+    throws(CaptureStrategiesError)
+  {
     try withRuntimeLock { proof throws(CaptureStrategiesError) in
       try state.withValue(proof) { state throws(CaptureStrategiesError) in
         guard let a = state.methods[first] else { throw .methodNotFound(selector: first.name, className: name) }
@@ -162,7 +165,7 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
   ///
   /// - Parameter selector: The selector to look up.
   /// - Returns: The implementation, or `nil`.
-  public func ownImplementation(for selector: Selector) -> Implementation? {
+  public func ownImplementation(for selector: RuntimeSelector) -> Implementation? {
     withRuntimeLock { proof in state.withValue(proof) { $0.methods[selector] } }
   }
 
@@ -171,7 +174,7 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
   ///
   /// - Parameter selector: The selector to look up.
   /// - Returns: The implementation, or `nil`.
-  public func implementation(for selector: Selector) -> Implementation? {
+  public func implementation(for selector: RuntimeSelector) -> Implementation? {
     completeCache().implementation(for: selector)
   }
 
@@ -179,13 +182,13 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
   /// (forwarding handlers are not consulted).
   ///
   /// - Parameter selector: The selector to check.
-  public func instancesRespond(to selector: Selector) -> Bool {
+  public func instancesRespond(to selector: RuntimeSelector) -> Bool {
     implementation(for: selector) != nil
   }
 
   /// The selectors the class itself implements, sorted by name: this
   /// model's `class_copyMethodList`.
-  public var methodList: [Selector] {
+  public var methodList: [RuntimeSelector] {
     withRuntimeLock { proof in state.withValue(proof) { Array($0.methods.keys) } }
       .sorted { $0.name < $1.name }
   }
@@ -201,7 +204,7 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
   }
 
   func setUnretainedForwardingTarget(
-    _ handler: @escaping @Sendable (RuntimeObject, Selector) -> Unmanaged<RuntimeObject>?
+    _ handler: @escaping @Sendable (RuntimeObject, RuntimeSelector) -> Unmanaged<RuntimeObject>?
   ) {
     let box = UnretainedForwardingTarget(handler)
     updateSpecials { $0.unretainedForwardingTarget = box }
@@ -263,7 +266,7 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
         chain.append(cls)
         next = cls.superclass
       }
-      var methods: [Selector: Implementation] = [:]
+      var methods: [RuntimeSelector: Implementation] = [:]
       var specials = SpecialMethods()
       for cls in chain.reversed() {
         cls.state.withValue(proof) { state in
@@ -352,7 +355,7 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
 struct ClassState {
   enum Lifecycle { case allocated, registered, disposed }
 
-  var methods: [Selector: Implementation] = [:]
+  var methods: [RuntimeSelector: Implementation] = [:]
   var specials = SpecialMethods()
   var subclasses: [WeakClass] = []
   var lifecycle = Lifecycle.allocated

@@ -15,7 +15,7 @@ extension RuntimeObject {
   /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
   ///   match, or what the implementation throws.
   @inlinable
-  public func send<R>(_ selector: Selector, returning: R.Type) throws -> R {
+  public func send<R>(_ selector: RuntimeSelector, returning: R.Type) throws -> R {
     var frame = noArgument
     return try withUnsafePointer(to: &frame) { frame in
       try sendMessage(selector, argumentCount: 0, arguments: frame, returning: R.self)
@@ -29,7 +29,7 @@ extension RuntimeObject {
   /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
   ///   match, or what the implementation throws.
   @inlinable
-  public func send(_ selector: Selector) throws {
+  public func send(_ selector: RuntimeSelector) throws {
     try send(selector, returning: Void.self)
   }
 
@@ -49,7 +49,7 @@ extension RuntimeObject {
   /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
   ///   match, or what the implementation throws.
   @inlinable
-  public func send<A, R>(_ selector: Selector, _ a: A, returning: R.Type) throws -> R {
+  public func send<A, R>(_ selector: RuntimeSelector, _ a: A, returning: R.Type) throws -> R {
     try withUnsafePointer(to: a) { pa in
       var frame: ArgumentEntry = (A.self as Any.Type, UnsafeRawPointer(pa))
       return try withUnsafePointer(to: &frame) { frame in
@@ -66,7 +66,7 @@ extension RuntimeObject {
   /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
   ///   match, or what the implementation throws.
   @inlinable
-  public func send<A>(_ selector: Selector, _ a: A) throws {
+  public func send<A>(_ selector: RuntimeSelector, _ a: A) throws {
     try send(selector, a, returning: Void.self)
   }
 
@@ -91,7 +91,7 @@ extension RuntimeObject {
   /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
   ///   match, or what the implementation throws.
   @inlinable
-  public func send<A, B, R>(_ selector: Selector, _ a: A, _ b: B, returning: R.Type) throws -> R {
+  public func send<A, B, R>(_ selector: RuntimeSelector, _ a: A, _ b: B, returning: R.Type) throws -> R {
     try withUnsafePointer(to: a) { pa in
       try withUnsafePointer(to: b) { pb in
         var frame = (
@@ -113,7 +113,7 @@ extension RuntimeObject {
   /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
   ///   match, or what the implementation throws.
   @inlinable
-  public func send<A, B>(_ selector: Selector, _ a: A, _ b: B) throws {
+  public func send<A, B>(_ selector: RuntimeSelector, _ a: A, _ b: B) throws {
     try send(selector, a, b, returning: Void.self)
   }
 
@@ -135,7 +135,7 @@ extension RuntimeObject {
   /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
   ///   match, or what the implementation throws.
   @inlinable
-  public func send<A, B, C, R>(_ selector: Selector, _ a: A, _ b: B, _ c: C, returning: R.Type) throws -> R {
+  public func send<A, B, C, R>(_ selector: RuntimeSelector, _ a: A, _ b: B, _ c: C, returning: R.Type) throws -> R {
     try withUnsafePointer(to: a) { pa in
       try withUnsafePointer(to: b) { pb in
         try withUnsafePointer(to: c) { pc in
@@ -161,7 +161,7 @@ extension RuntimeObject {
   /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
   ///   match, or what the implementation throws.
   @inlinable
-  public func send<A, B, C>(_ selector: Selector, _ a: A, _ b: B, _ c: C) throws {
+  public func send<A, B, C>(_ selector: RuntimeSelector, _ a: A, _ b: B, _ c: C) throws {
     try send(selector, a, b, c, returning: Void.self)
   }
 
@@ -184,7 +184,9 @@ extension RuntimeObject {
   /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
   ///   match, or what the implementation throws.
   @inlinable
-  public func send<A, B, C, D, R>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D, returning: R.Type) throws -> R {
+  public func send<A, B, C, D, R>(_ selector: RuntimeSelector, _ a: A, _ b: B, _ c: C, _ d: D, returning: R.Type) throws
+    -> R
+  {
     try withUnsafePointer(to: a) { pa in
       try withUnsafePointer(to: b) { pb in
         try withUnsafePointer(to: c) { pc in
@@ -213,7 +215,7 @@ extension RuntimeObject {
   /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
   ///   match, or what the implementation throws.
   @inlinable
-  public func send<A, B, C, D>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D) throws {
+  public func send<A, B, C, D>(_ selector: RuntimeSelector, _ a: A, _ b: B, _ c: C, _ d: D) throws {
     try send(selector, a, b, c, d, returning: Void.self)
   }
 
@@ -238,7 +240,7 @@ extension RuntimeObject {
   ///   match, or what the implementation throws.
   @inlinable
   public func send<A, B, C, D, E, R>(
-    _ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, returning: R.Type
+    _ selector: RuntimeSelector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, returning: R.Type
   ) throws -> R {
     try withUnsafePointer(to: a) { pa in
       try withUnsafePointer(to: b) { pb in
@@ -272,7 +274,7 @@ extension RuntimeObject {
   /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
   ///   match, or what the implementation throws.
   @inlinable
-  public func send<A, B, C, D, E>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E) throws {
+  public func send<A, B, C, D, E>(_ selector: RuntimeSelector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E) throws {
     try send(selector, a, b, c, d, e, returning: Void.self)
   }
 
@@ -298,7 +300,7 @@ extension RuntimeObject {
   ///   match, or what the implementation throws.
   @inlinable
   public func send<A, B, C, D, E, F, R>(
-    _ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, returning: R.Type
+    _ selector: RuntimeSelector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, returning: R.Type
   ) throws -> R {
     try withUnsafePointer(to: a) { pa in
       try withUnsafePointer(to: b) { pb in
@@ -335,13 +337,14 @@ extension RuntimeObject {
   /// - Throws: ``CaptureStrategiesError`` when nothing answers the selector or a type does not
   ///   match, or what the implementation throws.
   @inlinable
-  public func send<A, B, C, D, E, F>(_ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) throws {
+  public func send<A, B, C, D, E, F>(_ selector: RuntimeSelector, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) throws
+  {
     try send(selector, a, b, c, d, e, f, returning: Void.self)
   }
 
   @inlinable
   func sendMessage<R>(
-    _ selector: Selector,
+    _ selector: RuntimeSelector,
     argumentCount: Int,
     arguments: UnsafePointer<ArgumentEntry>,
     returning: R.Type

@@ -82,7 +82,7 @@ public final class RuntimeObject: Sendable {
   /// implements it.
   ///
   /// - Parameter selector: The selector to check.
-  public func responds(to selector: Selector) -> Bool {
+  public func responds(to selector: RuntimeSelector) -> Bool {
     let cache = realClass.completeCache()
     if let handler = cache.specials.respondsToSelector { return handler(self, selector) }
     return cache.implementation(for: selector) != nil

@@ -29,7 +29,7 @@ public final class WrappingStrategy: CaptureStrategy {
   /// The handlers this strategy runs, in order.
   public let handlers: [CaptureHandler]
   let id = makeStrategyID()
-  let groups: [Selector: HandlerGroup]
+  let groups: [RuntimeSelector: HandlerGroup]
   private let installations = RuntimeGuarded<[ObjectIdentifier: WrappingInstallation]>([:])
 
   /// Creates a strategy that runs `handlers`.
@@ -137,12 +137,12 @@ final class WrapSite: Sendable {
   }
 
   let cls: RuntimeClass
-  let selector: Selector
+  let selector: RuntimeSelector
   let original: Original
   let groups: SnapshotCell<GroupList>
   let wrapper: Implementation
 
-  private init(cls: RuntimeClass, selector: Selector, original: Original) {
+  private init(cls: RuntimeClass, selector: RuntimeSelector, original: Original) {
     self.cls = cls
     self.selector = selector
     self.original = original
@@ -196,12 +196,13 @@ final class WrapSite: Sendable {
 
   private struct Key: Hashable {
     let cls: ObjectIdentifier
-    let selector: Selector
+    let selector: RuntimeSelector
   }
 
   private static let sites = RuntimeGuarded<[Key: WrapSite]>([:])
 
-  static func findOrMake(cls: RuntimeClass, selector: Selector, _ proof: borrowing RuntimeLockProof) -> WrapSite {
+  static func findOrMake(cls: RuntimeClass, selector: RuntimeSelector, _ proof: borrowing RuntimeLockProof) -> WrapSite
+  {
     let key = Key(cls: ObjectIdentifier(cls), selector: selector)
     if let site = sites.withValue(proof, { $0[key] }) { return site }
     let own = cls.state.withValue(proof) { $0.methods[selector] }

@@ -10,7 +10,7 @@ struct Harness {
   let delegate: RuntimeObject
   let host: ListHost
 
-  init(methods: [Selector: Implementation]? = nil, cooperativeHost: Bool = false) throws {
+  init(methods: [RuntimeSelector: Implementation]? = nil, cooperativeHost: Bool = false) throws {
     cls = try makeDelegateClass(log: log, methods: methods)
     delegate = RuntimeObject(class: cls)
     host = ListHost(cooperatesWithProxies: cooperativeHost)

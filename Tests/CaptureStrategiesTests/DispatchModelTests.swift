@@ -5,9 +5,9 @@ import Testing
 
 @Suite struct SelectorTests {
   @Test func internsOnce() {
-    let a = Selector("tableView:didSelectRowAtIndexPath:")
-    let b = Selector("tableView:didSelectRowAtIndexPath:")
-    let c = Selector("tableView:didDeselectRowAtIndexPath:")
+    let a = RuntimeSelector("tableView:didSelectRowAtIndexPath:")
+    let b = RuntimeSelector("tableView:didSelectRowAtIndexPath:")
+    let c = RuntimeSelector("tableView:didDeselectRowAtIndexPath:")
     #expect(a == b)
     #expect(a.id == b.id)
     #expect(a != c)
@@ -56,19 +56,19 @@ import Testing
     let cls = try Runtime.makeClass(
       named: uniqueName("Exchange"),
       methods: [
-        Selector("left"): Implementation { (_: RuntimeObject) -> String in "left" },
-        Selector("right"): Implementation { (_: RuntimeObject) -> String in "right" },
+        RuntimeSelector("left"): Implementation { (_: RuntimeObject) -> String in "left" },
+        RuntimeSelector("right"): Implementation { (_: RuntimeObject) -> String in "right" },
       ]
     )
     let object = RuntimeObject(class: cls)
-    #expect(try object.send(Selector("left"), returning: String.self) == "left")
-    try cls.exchangeImplementations(Selector("left"), Selector("right"))
-    #expect(try object.send(Selector("left"), returning: String.self) == "right")
-    #expect(try object.send(Selector("right"), returning: String.self) == "left")
+    #expect(try object.send(RuntimeSelector("left"), returning: String.self) == "left")
+    try cls.exchangeImplementations(RuntimeSelector("left"), RuntimeSelector("right"))
+    #expect(try object.send(RuntimeSelector("left"), returning: String.self) == "right")
+    #expect(try object.send(RuntimeSelector("right"), returning: String.self) == "left")
     #expect(throws: CaptureStrategiesError.methodNotFound(selector: "missing", className: cls.name)) {
-      try cls.exchangeImplementations(Selector("left"), Selector("missing"))
+      try cls.exchangeImplementations(RuntimeSelector("left"), RuntimeSelector("missing"))
     }
-    #expect(try object.send(Selector("left"), returning: String.self) == "right")
+    #expect(try object.send(RuntimeSelector("left"), returning: String.self) == "right")
   }
 
   @Test func typeErrorsAreTypedAndNeverCrash() throws {
@@ -90,14 +90,14 @@ import Testing
     }
     #expect(throws: CaptureStrategiesError.unrecognizedSelector(selector: "missing:", className: object.realClass.name))
     {
-      try object.send(Selector("missing:"), 1)
+      try object.send(RuntimeSelector("missing:"), 1)
     }
     let silent = try Runtime.makeClass(
       named: uniqueName("Silent"),
-      methods: [Selector("value"): Implementation { _, _ in }]
+      methods: [RuntimeSelector("value"): Implementation { _, _ in }]
     )
     #expect(throws: CaptureStrategiesError.missingReturnValue(selector: "value")) {
-      _ = try RuntimeObject(class: silent).send(Selector("value"), returning: Int.self)
+      _ = try RuntimeObject(class: silent).send(RuntimeSelector("value"), returning: Int.self)
     }
   }
 
@@ -208,7 +208,7 @@ import Testing
         for version in 1...rounds {
           cls.replaceMethod(Sel.answer, Implementation { (_: RuntimeObject) -> Int in version })
           if version % 100 == 0 {
-            sub.addMethod(Selector("extra\(version % 300)"), Implementation { _, _ in })
+            sub.addMethod(RuntimeSelector("extra\(version % 300)"), Implementation { _, _ in })
           }
         }
       }

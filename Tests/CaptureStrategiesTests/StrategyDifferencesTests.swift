@@ -72,7 +72,7 @@ import Testing
     let receiver = installation.receiver ?? h.delegate
     #expect(receiver.responds(to: Sel.unimplemented))
     #expect(receiver.responds(to: Sel.didSelect))
-    #expect(receiver.responds(to: Selector("neverImplemented")) == false)
+    #expect(receiver.responds(to: RuntimeSelector("neverImplemented")) == false)
     switch kind {
     case .wrapping:
       #expect(h.delegate.responds(to: Sel.unimplemented))
@@ -239,7 +239,7 @@ extension WrappingStrategyTests {
     #expect(try proxy.send(Sel.sum, 1, 1, 1, 1, 1, 1, returning: Int.self) == 111_111)
     #expect(h.log.all == ["original.sum"])
     #expect(throws: CaptureStrategiesError.unrecognizedSelector(selector: "nope", className: h.cls.name)) {
-      try proxy.send(Selector("nope"))
+      try proxy.send(RuntimeSelector("nope"))
     }
   }
 

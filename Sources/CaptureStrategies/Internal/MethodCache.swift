@@ -30,7 +30,7 @@ final class MethodCache: Sendable {
     fastForwardingTarget = nil
   }
 
-  init(methods: [Selector: Implementation], specials: SpecialMethods) {
+  init(methods: [RuntimeSelector: Implementation], specials: SpecialMethods) {
     var capacity = 4
     while capacity < methods.count * 2 { capacity *= 2 }
     var keys = ContiguousArray(repeating: -1, count: capacity)
@@ -73,7 +73,7 @@ final class MethodCache: Sendable {
   }
 
   /// The implementation for `selector`, or `nil`.
-  func implementation(for selector: Selector) -> Implementation? {
+  func implementation(for selector: RuntimeSelector) -> Implementation? {
     var index = selector.id & mask
     while true {
       let key = keys[index]
@@ -110,9 +110,9 @@ struct SpecialMethods: Sendable {
 /// The capture proxy's forwarding-target hook, boxed so that the send path
 /// can call it through an unretained reference (the cache keeps it alive).
 final class UnretainedForwardingTarget: Sendable {
-  let body: @Sendable (RuntimeObject, Selector) -> Unmanaged<RuntimeObject>?
+  let body: @Sendable (RuntimeObject, RuntimeSelector) -> Unmanaged<RuntimeObject>?
 
-  init(_ body: @escaping @Sendable (RuntimeObject, Selector) -> Unmanaged<RuntimeObject>?) {
+  init(_ body: @escaping @Sendable (RuntimeObject, RuntimeSelector) -> Unmanaged<RuntimeObject>?) {
     self.body = body
   }
 }

@@ -42,7 +42,7 @@ final class ProxyState: Sendable {
   }
 
   @inline(__always)
-  func captures(_ selector: Selector) -> Bool {
+  func captures(_ selector: RuntimeSelector) -> Bool {
     Unmanaged.passUnretained(strategy)._withUnsafeGuaranteedRef { strategy in
       let captured = strategy.capturedIDs
       return selector.id < captured.count && captured[selector.id] && capturing.load(ordering: .relaxed)

@@ -12,7 +12,7 @@ let capturedSelector = ListHost.didSelectRow
 
 /// A selector with the same shape that no strategy captures: what
 /// `dispatch-model/proxy-forwarding-target` sends through the proxy.
-let uncapturedSelector = Selector("listView:didDeselectRowAtIndexPath:")
+let uncapturedSelector = RuntimeSelector("listView:didDeselectRowAtIndexPath:")
 
 /// A class name no earlier setup used: class names are global in the dispatch model, and setups
 /// run again for every sample of a prepared batch.
@@ -76,7 +76,7 @@ func benchRemove(_ installation: any CaptureInstallation) {
 /// `strategyID` is `nil`.
 @MainActor
 func captureSendLoop(
-  strategyID: String?, hooks: Int = 1, selector: Selector = capturedSelector, inlineHandler: Bool = false
+  strategyID: String?, hooks: Int = 1, selector: RuntimeSelector = capturedSelector, inlineHandler: Bool = false
 ) -> @MainActor (Int) -> Void {
   let delegateCounter = BenchCounter()
   let handlerCounter = BenchCounter()
@@ -117,7 +117,7 @@ func captureSendLoop(
 
 /// One `send` of a `(ListHost, IndexPath) -> Void` message.
 @inline(__always)
-func sendOrStop(_ receiver: RuntimeObject, _ selector: Selector, _ host: ListHost, _ indexPath: IndexPath) {
+func sendOrStop(_ receiver: RuntimeObject, _ selector: RuntimeSelector, _ host: ListHost, _ indexPath: IndexPath) {
   do {
     try receiver.send(selector, host, indexPath)
   } catch {

@@ -52,20 +52,20 @@ final class Token: Sendable {
 enum Sel {
   static let didSelect = ListHost.didSelectRow
   static let height = ListHost.heightForRow
-  static let answer = Selector("answer")  // () -> Int
-  static let scale = Selector("scale:")  // (Double) -> Double
-  static let both = Selector("both:and:")  // (Bool, Bool) -> Bool
-  static let join = Selector("join:with:and:")  // (String, String, String) -> String
-  static let makeRow = Selector("makeRowInSection:row:title:suffix:")  // (Int, Int, String, String) -> RowInfo
-  static let pick = Selector("pick:or:flag:index:fallback:")  // (Token, Token, Bool, Int, Token) -> Token
-  static let sum = Selector("sum:b:c:d:e:f:")  // (Int ×6) -> Int
-  static let unimplemented = Selector("listView:accessoryTappedAtIndexPath:")  // (ListHost, IndexPath) -> Void
+  static let answer = RuntimeSelector("answer")  // () -> Int
+  static let scale = RuntimeSelector("scale:")  // (Double) -> Double
+  static let both = RuntimeSelector("both:and:")  // (Bool, Bool) -> Bool
+  static let join = RuntimeSelector("join:with:and:")  // (String, String, String) -> String
+  static let makeRow = RuntimeSelector("makeRowInSection:row:title:suffix:")  // (Int, Int, String, String) -> RowInfo
+  static let pick = RuntimeSelector("pick:or:flag:index:fallback:")  // (Token, Token, Bool, Int, Token) -> Token
+  static let sum = RuntimeSelector("sum:b:c:d:e:f:")  // (Int ×6) -> Int
+  static let unimplemented = RuntimeSelector("listView:accessoryTappedAtIndexPath:")  // (ListHost, IndexPath) -> Void
 
-  static let all: [Selector] = [didSelect, height, answer, scale, both, join, makeRow, pick, sum]
+  static let all: [RuntimeSelector] = [didSelect, height, answer, scale, both, join, makeRow, pick, sum]
 }
 
 /// Methods for a delegate class that log each call as "<tag>.<selector>".
-func delegateMethods(log: CallLog, tag: String) -> [Selector: Implementation] {
+func delegateMethods(log: CallLog, tag: String) -> [RuntimeSelector: Implementation] {
   [
     Sel.didSelect: Implementation { (_: RuntimeObject, _: ListHost, path: IndexPath) in
       log.record("\(tag).didSelect[\(path[0]),\(path[1])]")
@@ -112,7 +112,7 @@ func makeDelegateClass(
   _ base: String = "Delegate",
   log: CallLog,
   superclass: RuntimeClass? = nil,
-  methods: [Selector: Implementation]? = nil
+  methods: [RuntimeSelector: Implementation]? = nil
 ) throws -> RuntimeClass {
   try Runtime.makeClass(
     named: uniqueName(base),
@@ -125,7 +125,7 @@ func makeDelegateClass(
 func countingHandlers(
   _ log: CallLog,
   tag: String,
-  selectors: [Selector] = Sel.all,
+  selectors: [RuntimeSelector] = Sel.all,
   position: HookPosition = .before
 ) -> [CaptureHandler] {
   selectors.map { selector in

@@ -28,7 +28,7 @@ func installForeign(
   _ kind: ForeignKind,
   on object: RuntimeObject,
   host: ListHost,
-  selector: Selector,
+  selector: RuntimeSelector,
   log: CallLog
 ) throws -> any ForeignHook {
   switch kind {
@@ -42,11 +42,11 @@ func installForeign(
 /// and calls the implementation it found at install time.
 final class ForeignSwizzle: ForeignHook {
   let cls: RuntimeClass
-  let selector: Selector
+  let selector: RuntimeSelector
   let previousOwn: Implementation?
   let wrapper: Implementation
 
-  init(object: RuntimeObject, selector: Selector, log: CallLog) {
+  init(object: RuntimeObject, selector: RuntimeSelector, log: CallLog) {
     cls = object.reportedClass
     self.selector = selector
     previousOwn = cls.ownImplementation(for: selector)
@@ -76,7 +76,7 @@ final class ForeignIsaSwizzle: ForeignHook {
   let original: RuntimeClass
   let subclass: RuntimeClass
 
-  init(object: RuntimeObject, selector: Selector, log: CallLog) throws {
+  init(object: RuntimeObject, selector: RuntimeSelector, log: CallLog) throws {
     self.object = object
     let original = object.realClass
     let reported = object.reportedClass
@@ -117,8 +117,8 @@ final class ForeignProxy: ForeignHook {
 
   final class Box: Sendable {
     weak let forwardee: RuntimeObject?
-    let selector: Selector
-    init(forwardee: RuntimeObject?, selector: Selector) {
+    let selector: RuntimeSelector
+    init(forwardee: RuntimeObject?, selector: RuntimeSelector) {
       self.forwardee = forwardee
       self.selector = selector
     }
@@ -128,7 +128,7 @@ final class ForeignProxy: ForeignHook {
   let proxy: RuntimeObject
   let previous: RuntimeObject?
 
-  init(host: ListHost, object: RuntimeObject, selector: Selector, log: CallLog) throws {
+  init(host: ListHost, object: RuntimeObject, selector: RuntimeSelector, log: CallLog) throws {
     self.host = host
     previous = host.delegate ?? object
     let box = Box(forwardee: previous, selector: selector)

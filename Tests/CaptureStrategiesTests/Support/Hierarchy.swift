@@ -58,7 +58,7 @@ struct Hierarchy {
   }
 
   /// Every class's own method list, to compare before and after.
-  var methodLists: [[Selector]] { [a, b, c].map(\.methodList) }
+  var methodLists: [[RuntimeSelector]] { [a, b, c].map(\.methodList) }
 
   /// The three originals each ran exactly once, subclass first.
   var originalsRanOnceInOrder: Bool {

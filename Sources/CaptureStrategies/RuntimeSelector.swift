@@ -7,11 +7,15 @@ import Synchronization
 /// first time a name is seen; later lookups of the same name give the same
 /// selector. Compare selectors with `==`; ``name`` looks the text up again.
 ///
+/// The type is not called `Selector` because Foundation re-exports the
+/// Objective-C runtime's `Selector` on Apple platforms: a file importing both
+/// Foundation and this module would then have to qualify every use.
+///
 /// ```swift
-/// let didSelect = Selector("listView:didSelectRowAtIndexPath:")
-/// didSelect == Selector("listView:didSelectRowAtIndexPath:")  // true
+/// let didSelect = RuntimeSelector("listView:didSelectRowAtIndexPath:")
+/// didSelect == RuntimeSelector("listView:didSelectRowAtIndexPath:")  // true
 /// ```
-public struct Selector: Hashable, Sendable, CustomStringConvertible {
+public struct RuntimeSelector: Hashable, Sendable, CustomStringConvertible {
   /// The interned identifier, dense from zero.
   public let id: Int
 
