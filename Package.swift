@@ -14,6 +14,11 @@ let upcomingFeatures: [SwiftSetting] = [
 
 let package = Package(
   name: "DelegateProxyKit",
+  // The library modules use the Synchronization module (`Mutex`, `Atomic`) for their shared
+  // state, and Apple ships it from these releases on. Linux has no minimum.
+  platforms: [
+    .macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2), .macCatalyst(.v18),
+  ],
   products: [
     .library(name: "DelegateProxyKit", targets: ["DelegateProxyKit"]),
     .library(name: "HeadlessUI", targets: ["HeadlessUI"]),
@@ -38,7 +43,7 @@ let package = Package(
       dependencies: ["DelegateProxyKit"],
       swiftSettings: upcomingFeatures
     ),
-    // The proxy generator (issue 12): the library reads a module's symbol graph and renders each
+    // The proxy generator: the library reads a module's symbol graph and renders each
     // delegate protocol's proxy (package access only, not a product); the executable wraps it for
     // the command plugin, which asks SwiftPM for the symbol graph and runs the executable.
     .target(name: "ProxyGeneration", swiftSettings: upcomingFeatures),
