@@ -31,16 +31,20 @@ let package = Package(
     .executable(name: "proxy-generator", targets: ["proxy-generator"]),
   ],
   targets: [
-    .target(name: "DelegateProxyKit", swiftSettings: upcomingFeatures),
+    // The low-level pieces the library modules share: the package's lock and per-thread storage,
+    // with the platform-specific code they need. `package` access only; not a product.
+    .target(name: "DelegateProxyKitSupport", swiftSettings: upcomingFeatures),
+    .target(name: "DelegateProxyKit", dependencies: ["DelegateProxyKitSupport"], swiftSettings: upcomingFeatures),
     .target(name: "HeadlessUI", dependencies: ["DelegateProxyKit"], swiftSettings: upcomingFeatures),
     .target(
       name: "AutoTrack",
-      dependencies: ["DelegateProxyKit", "HeadlessUI"],
+      dependencies: ["DelegateProxyKit", "DelegateProxyKitSupport", "HeadlessUI"],
       swiftSettings: upcomingFeatures
     ),
+    // Depends on the core only for the hook vocabulary (`HookPosition`); see its DocC landing page.
     .target(
       name: "CaptureStrategies",
-      dependencies: ["DelegateProxyKit"],
+      dependencies: ["DelegateProxyKit", "DelegateProxyKitSupport"],
       swiftSettings: upcomingFeatures
     ),
     // The proxy generator: the library reads a module's symbol graph and renders each
@@ -78,7 +82,7 @@ let package = Package(
     .target(name: "LoopbackCollector", swiftSettings: upcomingFeatures),
     // A manual `Clock` for the tests and the examples: time that moves only when told to. Not a
     // product, like LoopbackCollector.
-    .target(name: "ClockTestSupport", dependencies: ["DelegateProxyKit"], swiftSettings: upcomingFeatures),
+    .target(name: "ClockTestSupport", dependencies: ["DelegateProxyKitSupport"], swiftSettings: upcomingFeatures),
     // The child process of the JSON Lines kill test (AutoTrackTests); the test
     // finds the binary next to the test bundle and kills it with SIGKILL.
     .executableTarget(
@@ -142,24 +146,27 @@ let package = Package(
     ),
     .testTarget(
       name: "DelegateProxyKitTests",
-      dependencies: ["DelegateProxyKit"],
+      dependencies: ["DelegateProxyKit", "DelegateProxyKitSupport"],
       swiftSettings: upcomingFeatures
     ),
     .testTarget(
       name: "HeadlessUITests",
-      dependencies: ["HeadlessUI", "DelegateProxyKit"],
+      dependencies: ["HeadlessUI", "DelegateProxyKit", "DelegateProxyKitSupport"],
       swiftSettings: upcomingFeatures
     ),
     .testTarget(
       name: "AutoTrackTests",
-      dependencies: ["AutoTrack", "HeadlessUI", "DelegateProxyKit", "LoopbackCollector", "ClockTestSupport"],
+      dependencies: [
+        "AutoTrack", "HeadlessUI", "DelegateProxyKit", "DelegateProxyKitSupport", "LoopbackCollector",
+        "ClockTestSupport",
+      ],
       // Example rules files the tests read by path (relative to #filePath), not bundled resources.
       exclude: ["Resources"],
       swiftSettings: upcomingFeatures
     ),
     .testTarget(
       name: "CaptureStrategiesTests",
-      dependencies: ["CaptureStrategies", "DelegateProxyKit"],
+      dependencies: ["CaptureStrategies", "DelegateProxyKit", "DelegateProxyKitSupport"],
       swiftSettings: upcomingFeatures
     ),
     .testTarget(

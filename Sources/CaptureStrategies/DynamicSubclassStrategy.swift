@@ -1,4 +1,4 @@
-import DelegateProxyKit
+import DelegateProxyKitSupport
 import Synchronization
 
 /// Captures by dynamic subclass registration (isa-swizzling, as KVO does):

@@ -1,4 +1,4 @@
-import DelegateProxyKit
+import DelegateProxyKitSupport
 import Synchronization
 
 /// Captures by message forwarding: a proxy object of a root class that

@@ -1,4 +1,4 @@
-import DelegateProxyKit
+import DelegateProxyKitSupport
 import Synchronization
 
 /// An object in the dispatch model: a changeable class pointer (`isa`), an

@@ -1,4 +1,4 @@
-import DelegateProxyKit
+import DelegateProxyKitSupport
 import Synchronization
 
 /// An interned message name: cheap to copy, compare and hash.

@@ -1,4 +1,4 @@
-import DelegateProxyKit
+import DelegateProxyKitSupport
 
 /// A `Clock` that stands still until it is told to move: for tests, examples and benchmarks that
 /// need time without waiting for it.

@@ -1,5 +1,4 @@
 import CaptureStrategies
-import DelegateProxyKit
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import DelegateProxyKit
+import DelegateProxyKitSupport
 import Synchronization
 
 /// A proxy's per-instance state, stored as its payload.

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import DelegateProxyKitSupport
 
 /// The one lock that serialises every change to the dispatch model.
 ///
@@ -13,30 +7,11 @@
 /// order. Sends never take it on the cached path: they read immutable cache
 /// snapshots.
 ///
-/// A `pthread_mutex_t` rather than `Synchronization.Mutex`: the thread
-/// sanitizer intercepts pthread calls, so the stress tests stay free of
-/// false reports under `swift test --sanitize=thread`.
-final class RuntimeLock: @unchecked Sendable {
-  // `@unchecked Sendable`: the mutex is heap-allocated once, never moved,
-  // and only used through pthread calls, which are thread-safe.
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-  init() {
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
-  }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-  }
-
-  func lock() { pthread_mutex_lock(mutex) }
-  func unlock() { pthread_mutex_unlock(mutex) }
-}
-
-let runtimeLock = RuntimeLock()
+/// The package's `SanitizerVisibleMutex`, so the stress tests stay free of
+/// false reports under `swift test --sanitize=thread`. It guards no value of
+/// its own: what it guards lives in ``RuntimeGuarded`` cells, which only a
+/// ``RuntimeLockProof`` opens.
+let runtimeLock = SanitizerVisibleMutex(())
 
 /// Evidence that the caller holds ``runtimeLock``; only
 /// ``withRuntimeLock(_:)`` can make one.
@@ -48,9 +23,13 @@ struct RuntimeLockProof: ~Copyable {
 func withRuntimeLock<Result, Failure: Error>(
   _ body: (borrowing RuntimeLockProof) throws(Failure) -> Result
 ) throws(Failure) -> Result {
-  runtimeLock.lock()
-  defer { runtimeLock.unlock() }
-  return try body(RuntimeLockProof())
+  // The result leaves through a local rather than as the lock's result, which would have to be
+  // `sending`: `body` runs synchronously on this thread, so nothing is shared.
+  var result: Result?
+  try runtimeLock.withLock { (_: inout sending Void) throws(Failure) in
+    result = try body(RuntimeLockProof())
+  }
+  return result!
 }
 
 /// Mutable storage that is only touched while the runtime lock is held.

@@ -1,3 +1,4 @@
+import DelegateProxyKitSupport
 import Synchronization
 
 /// The hooks and observers installed on one proxy, or on every proxy of one type.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import DelegateProxyKitSupport
 
 /// The proxies on the current thread that are forwarding a call directly to another proxy.
 ///
@@ -20,10 +16,10 @@
 /// Only proxies that forward to a proxy, or that have hooks, look at it; the plain
 /// forwarding path never touches thread-local storage.
 ///
-/// Thread-confined: one buffer per thread, reached through a pthread key. Entries (plain
-/// integers) live in a fixed buffer of ``capacity`` entries allocated once per thread; the path
-/// is a pointer, so the hot path pays no reference counting, no dynamic exclusivity check and
-/// no allocation. A chain deeper than the capacity is treated as a loop.
+/// Thread-confined: one buffer per thread, a `ThreadLocalBuffer` (DelegateProxyKitSupport).
+/// Entries (plain integers) live in a fixed buffer of ``capacity`` entries allocated once per
+/// thread; the path is a pointer, so the hot path pays no reference counting, no dynamic
+/// exclusivity check and no allocation. A chain deeper than the capacity is treated as a loop.
 @usableFromInline
 internal struct ForwardingPath {
   /// Identities as `UInt` bit patterns of `ObjectIdentifier`s.
@@ -41,21 +37,18 @@ internal struct ForwardingPath {
   private let entries: UnsafeMutablePointer<Entry>
 
   private init(raw: UnsafeMutableRawPointer) {
-    depth = raw.assumingMemoryBound(to: Int.self)
-    entries = (raw + MemoryLayout<Int>.stride).assumingMemoryBound(to: Entry.self)
+    // Binding costs nothing at run time; it tells the compiler which types live there.
+    depth = raw.bindMemory(to: Int.self, capacity: 1)
+    entries = (raw + MemoryLayout<Int>.stride).bindMemory(to: Entry.self, capacity: Self.capacity)
   }
 
-  private static var byteCount: Int { MemoryLayout<Int>.stride + MemoryLayout<Entry>.stride * capacity }
+  /// The size of one thread's storage; zeroed, it is an empty path.
+  fileprivate static var byteCount: Int { MemoryLayout<Int>.stride + MemoryLayout<Entry>.stride * capacity }
 
   /// The current thread's path, created on first use and freed when the thread ends.
   @usableFromInline
   static var current: ForwardingPath {
-    let key = forwardingPathKey
-    if let raw = pthread_getspecific(key) { return ForwardingPath(raw: raw) }
-    let raw = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: MemoryLayout<Int>.alignment)
-    raw.storeBytes(of: 0, as: Int.self)
-    pthread_setspecific(key, raw)
-    return ForwardingPath(raw: raw)
+    ForwardingPath(raw: forwardingPathBuffers.current)
   }
 
   /// What the chain that led to `proxy` contains.
@@ -91,9 +84,5 @@ internal struct ForwardingPath {
   }
 }
 
-private let forwardingPathKey: pthread_key_t = {
-  var key = pthread_key_t()
-  let status = pthread_key_create(&key) { raw in raw?.deallocate() }
-  precondition(status == 0, "DelegateProxyKit could not create its thread-local key")
-  return key
-}()
+/// Each thread's path storage: a depth count, then ``ForwardingPath/capacity`` entries.
+private let forwardingPathBuffers = ThreadLocalBuffer(byteCount: ForwardingPath.byteCount)

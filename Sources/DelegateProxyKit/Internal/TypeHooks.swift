@@ -1,3 +1,4 @@
+import DelegateProxyKitSupport
 import Synchronization
 
 #if canImport(Glibc)

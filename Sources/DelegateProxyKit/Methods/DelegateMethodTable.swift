@@ -1,3 +1,4 @@
+import DelegateProxyKitSupport
 /// The methods of a delegate protocol, declared once: a struct of typed method references.
 ///
 /// A proxy type declares its table as a nested `Methods` struct and one static instance (see

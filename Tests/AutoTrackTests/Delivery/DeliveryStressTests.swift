@@ -1,5 +1,6 @@
 import ClockTestSupport
 import DelegateProxyKit
+import DelegateProxyKitSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import AutoTrack
 import ClockTestSupport
 import DelegateProxyKit
+import DelegateProxyKitSupport
 import Foundation
 import HeadlessUI
 import Synchronization

@@ -1,5 +1,6 @@
 import CaptureStrategies
 import DelegateProxyKit
+import DelegateProxyKitSupport
 import Foundation
 import Synchronization
 

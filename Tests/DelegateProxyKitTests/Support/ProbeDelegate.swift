@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitSupport
 import Synchronization
 
 /// A value type result, to check structs pass through unchanged.

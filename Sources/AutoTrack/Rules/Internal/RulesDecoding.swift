@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitSupport
 
 /// Collects every defect of one rules document while `JSONDecoder` or `PropertyListDecoder` decodes
 /// it, so the loader can report them all at once.
