@@ -144,21 +144,29 @@ let package = Package(
       path: "Examples/GenerateAProxy",
       swiftSettings: upcomingFeatures
     ),
+    // Helpers the test targets share: threads started together, a seeded generator, a thread-safe
+    // log. Imports no test framework. Not a product.
+    .target(
+      name: "DelegateProxyKitTestSupport",
+      dependencies: ["DelegateProxyKitSupport"],
+      path: "Tests/DelegateProxyKitTestSupport",
+      swiftSettings: upcomingFeatures
+    ),
     .testTarget(
       name: "DelegateProxyKitTests",
-      dependencies: ["DelegateProxyKit", "DelegateProxyKitSupport"],
+      dependencies: ["DelegateProxyKit", "DelegateProxyKitSupport", "DelegateProxyKitTestSupport"],
       swiftSettings: upcomingFeatures
     ),
     .testTarget(
       name: "HeadlessUITests",
-      dependencies: ["HeadlessUI", "DelegateProxyKit", "DelegateProxyKitSupport"],
+      dependencies: ["HeadlessUI", "DelegateProxyKit", "DelegateProxyKitTestSupport"],
       swiftSettings: upcomingFeatures
     ),
     .testTarget(
       name: "AutoTrackTests",
       dependencies: [
-        "AutoTrack", "HeadlessUI", "DelegateProxyKit", "DelegateProxyKitSupport", "LoopbackCollector",
-        "ClockTestSupport",
+        "AutoTrack", "HeadlessUI", "DelegateProxyKit", "DelegateProxyKitSupport", "DelegateProxyKitTestSupport",
+        "LoopbackCollector", "ClockTestSupport",
       ],
       // Example rules files the tests read by path (relative to #filePath), not bundled resources.
       exclude: ["Resources"],
@@ -166,12 +174,14 @@ let package = Package(
     ),
     .testTarget(
       name: "CaptureStrategiesTests",
-      dependencies: ["CaptureStrategies", "DelegateProxyKit", "DelegateProxyKitSupport"],
+      dependencies: ["CaptureStrategies", "DelegateProxyKit", "DelegateProxyKitTestSupport"],
       swiftSettings: upcomingFeatures
     ),
     .testTarget(
       name: "ProxyGenerationTests",
-      dependencies: ["ProxyGeneration", "GeneratorFixtures", "DelegateProxyKit", "HeadlessUI"],
+      dependencies: [
+        "ProxyGeneration", "GeneratorFixtures", "DelegateProxyKit", "HeadlessUI", "DelegateProxyKitTestSupport",
+      ],
       // The fallbacks file the generator writes for a fixture, with its placeholders: compared as
       // text, never compiled.
       exclude: ["Expected"],

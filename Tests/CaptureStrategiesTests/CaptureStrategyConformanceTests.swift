@@ -1,10 +1,11 @@
 import CaptureStrategies
+import DelegateProxyKitTestSupport
 import Foundation
 import Testing
 
 /// One delegate of a fresh class, a host that uses it, and a log.
 struct Harness {
-  let log = CallLog()
+  let log = RecordingLog()
   let cls: RuntimeClass
   let delegate: RuntimeObject
   let host: ListHost
@@ -92,9 +93,9 @@ struct CompositionCase: Sendable, CustomStringConvertible {
   @Test("after and instead handlers see and may replace the return value", arguments: CaptureStrategyKind.allCases)
   func afterAndInsteadHandlers(kind: CaptureStrategyKind) throws {
     let h = try Harness()
-    let seen = CallLog()
+    let seen = RecordingLog()
     let installation = try kind.makeStrategy(handlers: [
-      .after(Sel.height) { _, message in seen.record("after \(message.returnValue(as: Double.self) ?? -1)") },
+      .after(Sel.height) { _, message in seen.append("after \(message.returnValue(as: Double.self) ?? -1)") },
       .instead(Sel.height) { _, message, proceed in
         try proceed(&message)
         try message.setReturnValue((message.returnValue(as: Double.self) ?? 0) + 100)
@@ -111,7 +112,7 @@ struct CompositionCase: Sendable, CustomStringConvertible {
 
   @Test("capture fires on a method the delegate does not implement", arguments: CaptureStrategyKind.allCases)
   func captureOnUnimplementedMethod(kind: CaptureStrategyKind) throws {
-    var methods = delegateMethods(log: CallLog(), tag: "original")
+    var methods = delegateMethods(log: RecordingLog(), tag: "original")
     methods[Sel.didSelect] = nil
     let h = try Harness(methods: methods)
     try h.host.selectRow(at: row0)
@@ -180,7 +181,7 @@ struct CompositionCase: Sendable, CustomStringConvertible {
     CompositionCase.all)
   func composesWithAnotherLibrary(kind: CaptureStrategyKind, composition: CompositionCase) throws {
     let h = try Harness()
-    let strategy = kind.makeStrategy(handlers: [.before(Sel.didSelect) { _, _ in h.log.record("ours") }])
+    let strategy = kind.makeStrategy(handlers: [.before(Sel.didSelect) { _, _ in h.log.append("ours") }])
     var ours: (any CaptureInstallation)?
     var theirs: (any ForeignHook)?
     if composition.oursFirst {
@@ -255,7 +256,7 @@ struct CompositionCase: Sendable, CustomStringConvertible {
   @Test(
     "hooking a subclass leaves the superclass and sibling classes untouched", arguments: CaptureStrategyKind.allCases)
   func inheritedMethodLeavesSuperclassAndSiblings(kind: CaptureStrategyKind) throws {
-    let log = CallLog()
+    let log = RecordingLog()
     let base = try makeDelegateClass("Base", log: log)
     let sub = try Runtime.makeClass(named: uniqueName("Sub"), superclass: base)
     let sibling = try Runtime.makeClass(named: uniqueName("Sibling"), superclass: base)
@@ -287,7 +288,7 @@ struct CompositionCase: Sendable, CustomStringConvertible {
     "superclass and subclass both hooked, reverted in either order", arguments: CaptureStrategyKind.allCases,
     [true, false])
   func superclassAndSubclassBothHooked(kind: CaptureStrategyKind, removeSuperclassFirst: Bool) throws {
-    let log = CallLog()
+    let log = RecordingLog()
     let base = try makeDelegateClass("Base", log: log)
     let sub = try Runtime.makeClass(named: uniqueName("Sub"), superclass: base)
     let baseObject = RuntimeObject(class: base)
@@ -351,7 +352,7 @@ struct CompositionCase: Sendable, CustomStringConvertible {
   func severalHandlersOnOneSelector(kind: CaptureStrategyKind) throws {
     let h = try Harness()
     let handlers = (0..<10).map { index in
-      CaptureHandler.before(Sel.didSelect) { _, _ in h.log.record("hook\(index)") }
+      CaptureHandler.before(Sel.didSelect) { _, _ in h.log.append("hook\(index)") }
     }
     _ = try kind.makeStrategy(handlers: handlers).install(on: h.delegate, host: h.host)
     try h.host.selectRow(at: row3)

@@ -1,4 +1,5 @@
 import CaptureStrategies
+import DelegateProxyKitTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -17,7 +18,7 @@ import Testing
 }
 
 @Suite struct DispatchModelTests {
-  let log = CallLog()
+  let log = RecordingLog()
 
   @Test func sendLooksUpTheSuperclassChainAndSubclassesOverride() throws {
     let base = try makeDelegateClass("Base", log: log)
@@ -105,9 +106,9 @@ import Testing
     let target = RuntimeObject(class: try makeDelegateClass(log: log))
     let forwarder = try Runtime.allocateClassPair(superclass: nil, name: uniqueName("Forwarder"))
     forwarder.setForwardingTarget { _, selector in selector == Sel.answer ? target : nil }
-    let invocations = CallLog()
+    let invocations = RecordingLog()
     forwarder.setForwardInvocation { _, invocation in
-      invocations.record("\(invocation.selector.name) \(invocation.arguments.count)")
+      invocations.append("\(invocation.selector.name) \(invocation.arguments.count)")
       if invocation.selector == Sel.scale {
         #expect(try invocation.argument(0, as: Double.self) == 4)
         try invocation.invoke(on: target)
@@ -223,7 +224,7 @@ import Testing
   }
 
   @Test func wrappingInstallAndRemoveWhileOtherThreadsSend() async throws {
-    let log = CallLog()
+    let log = RecordingLog()
     let cls = try makeDelegateClass(log: log, methods: [Sel.answer: Implementation { (_: RuntimeObject) -> Int in 42 }])
     let object = RuntimeObject(class: cls)
     let captured = AtomicCounter()
@@ -254,7 +255,7 @@ import Testing
 
 @Suite struct ListHostTests {
   @Test func asksRespondsToFirstAndUsesDefaults() throws {
-    let log = CallLog()
+    let log = RecordingLog()
     let host = ListHost()
     #expect(try host.heightForRow(at: row0) == ListHost.defaultRowHeight)
     #expect(try host.selectRow(at: row0))
@@ -266,7 +267,7 @@ import Testing
           path[1] != 3
         },
         ListHost.didSelectRow: Implementation { (_: RuntimeObject, _: ListHost, path: IndexPath) in
-          log.record("didSelect \(path[1])")
+          log.append("didSelect \(path[1])")
         },
       ]
     )
@@ -282,7 +283,7 @@ import Testing
   @Test func delegateIsWeak() throws {
     let host = ListHost()
     do {
-      let delegate = RuntimeObject(class: try makeDelegateClass(log: CallLog()))
+      let delegate = RuntimeObject(class: try makeDelegateClass(log: RecordingLog()))
       host.delegate = delegate
       #expect(host.delegate != nil)
     }

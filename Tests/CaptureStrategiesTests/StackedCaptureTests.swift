@@ -1,4 +1,5 @@
 import CaptureStrategies
+import DelegateProxyKitTestSupport
 import Foundation
 import Testing
 
@@ -96,7 +97,7 @@ import Testing
       .wrapping(levels: [\.a, \.b, \.c]), .proxy, .dynamicSubclass, .wrapping(levels: [\.b]), .proxy,
       .dynamicSubclass, .wrapping(levels: [\.c]), .proxy,
     ]
-    var generator = SeededGenerator(seed: 14)
+    var generator = SplitMix64(seed: 14)
     var orders: Set<[Int]> = []
     while orders.count < 200 { orders.insert(Array(placements.indices).shuffled(using: &generator)) }
 

@@ -1,4 +1,5 @@
 import CaptureStrategies
+import DelegateProxyKitTestSupport
 import Foundation
 import Testing
 
@@ -45,7 +46,7 @@ import Testing
 
   @Test("invasiveness: what the class's method list shows while installed", arguments: CaptureStrategyKind.allCases)
   func invasiveness(kind: CaptureStrategyKind) throws {
-    var methods = delegateMethods(log: CallLog(), tag: "original")
+    var methods = delegateMethods(log: RecordingLog(), tag: "original")
     methods[Sel.didSelect] = nil
     let h = try Harness(methods: methods)
     let before = h.cls.methodList
@@ -91,7 +92,7 @@ import Testing
   func conflictsAreReportedAndLeaveStateUnchanged() throws {
     // Wrapping: someone swizzled on top, so our revert would discard theirs.
     let h = try Harness()
-    let wrapping = try WrappingStrategy(handlers: [.before(Sel.didSelect) { _, _ in h.log.record("ours") }])
+    let wrapping = try WrappingStrategy(handlers: [.before(Sel.didSelect) { _, _ in h.log.append("ours") }])
       .install(on: h.delegate, host: nil)
     let theirs = ForeignSwizzle(object: h.delegate, selector: Sel.didSelect, log: h.log)
     let implementationBefore = h.cls.ownImplementation(for: Sel.didSelect)
@@ -123,11 +124,11 @@ import Testing
 
 @Suite struct DynamicSubclassStrategyTests {
   @Test func generatedClassIsSharedCountedDisposedAndRecreated() throws {
-    let log = CallLog()
+    let log = RecordingLog()
     let cls = try makeDelegateClass(log: log)
     let first = RuntimeObject(class: cls)
     let second = RuntimeObject(class: cls)
-    let strategy = DynamicSubclassStrategy(handlers: [.before(Sel.didSelect) { _, _ in log.record("capture") }])
+    let strategy = DynamicSubclassStrategy(handlers: [.before(Sel.didSelect) { _, _ in log.append("capture") }])
     let one = try strategy.install(on: first)
     let two = try strategy.install(on: second)
     let generated = first.realClass
@@ -149,7 +150,7 @@ import Testing
   @Test func composesOnTopOfAnotherLibrarysDynamicClass() throws {
     let h = try Harness()
     let kvo = try ForeignIsaSwizzle(object: h.delegate, selector: Sel.didSelect, log: h.log)
-    let installation = try DynamicSubclassStrategy(handlers: [.before(Sel.didSelect) { _, _ in h.log.record("ours") }])
+    let installation = try DynamicSubclassStrategy(handlers: [.before(Sel.didSelect) { _, _ in h.log.append("ours") }])
       .install(on: h.delegate, host: nil)
     #expect(h.delegate.realClass.superclass === kvo.subclass)
     #expect(h.delegate.reportedClass === h.cls)
@@ -161,7 +162,7 @@ import Testing
   }
 
   @Test func removingFromAFreedObjectReportsIt() throws {
-    let log = CallLog()
+    let log = RecordingLog()
     let cls = try makeDelegateClass(log: log)
     var object: RuntimeObject? = RuntimeObject(class: cls)
     let installation = try DynamicSubclassStrategy(handlers: [.before(Sel.didSelect) { _, _ in }]).install(on: object!)
@@ -186,9 +187,9 @@ import Testing
   @Test func twoWrappingStrategiesShareOneWrapperAndRemoveInAnyOrder() throws {
     let h = try Harness()
     let original = h.cls.ownImplementation(for: Sel.didSelect)
-    let a = try WrappingStrategy(handlers: [.before(Sel.didSelect) { _, _ in h.log.record("a") }]).install(
+    let a = try WrappingStrategy(handlers: [.before(Sel.didSelect) { _, _ in h.log.append("a") }]).install(
       on: h.delegate)
-    let b = try WrappingStrategy(handlers: [.before(Sel.didSelect) { _, _ in h.log.record("b") }]).install(
+    let b = try WrappingStrategy(handlers: [.before(Sel.didSelect) { _, _ in h.log.append("b") }]).install(
       on: h.delegate)
     try h.host.selectRow(at: row0)
     #expect(h.log.all == ["a", "b", "original.didSelect[0,0]"])
@@ -220,7 +221,7 @@ extension WrappingStrategyTests {
 @Suite struct ProxyStrategyTests {
   @Test func cooperatingHostKeepsTheDelegateIdentity() throws {
     let h = try Harness(cooperativeHost: true)
-    let installation = try ProxyStrategy(handlers: [.before(Sel.didSelect) { _, _ in h.log.record("capture") }])
+    let installation = try ProxyStrategy(handlers: [.before(Sel.didSelect) { _, _ in h.log.append("capture") }])
       .install(on: h.delegate, host: h.host)
     #expect(h.host.delegate === h.delegate)
     #expect(h.host.messageTarget === installation.receiver)
@@ -243,10 +244,10 @@ extension WrappingStrategyTests {
   }
 
   @Test func proxyForwardsNothingOnceTheDelegateIsGone() throws {
-    let log = CallLog()
+    let log = RecordingLog()
     let cls = try makeDelegateClass(log: log)
     var delegate: RuntimeObject? = RuntimeObject(class: cls)
-    let installation = try ProxyStrategy(handlers: [.before(Sel.didSelect) { _, _ in log.record("capture") }])
+    let installation = try ProxyStrategy(handlers: [.before(Sel.didSelect) { _, _ in log.append("capture") }])
       .install(on: delegate!)
     let proxy = try #require(installation.receiver)
     delegate = nil

@@ -1,4 +1,5 @@
 import CaptureStrategies
+import DelegateProxyKitTestSupport
 import Foundation
 import Testing
 
@@ -17,7 +18,7 @@ final class HandlerPayload: Sendable {}
     var baseNames: [String] = []
     var baseClasses: [RuntimeClass] = []
     for cycle in 0..<Self.cycles {
-      let log = CallLog()
+      let log = RecordingLog()
       let cls = try makeDelegateClass("Leak\(kind)", log: log)
       baseNames.append(cls.name)
       baseClasses.append(cls)
@@ -66,7 +67,7 @@ final class HandlerPayload: Sendable {}
   /// A wrapping strategy and its installation dropped without `remove()` are freed (no cycle
   /// between them); the class stays wrapped, as an un-reverted swizzle does, until removed.
   @Test func droppedWrappingIsFreedAndTheClassKeepsCapturing() throws {
-    let log = CallLog()
+    let log = RecordingLog()
     let cls = try makeDelegateClass("WrapLifetime", log: log)
     let delegate = RuntimeObject(class: cls)
     let host = ListHost()
@@ -89,7 +90,7 @@ final class HandlerPayload: Sendable {}
 
   /// The installation can still be removed after its strategy was dropped.
   @Test func anInstallationOutlivingItsStrategyStillRemoves() throws {
-    let log = CallLog()
+    let log = RecordingLog()
     let cls = try makeDelegateClass("WrapOutlive", log: log)
     let delegate = RuntimeObject(class: cls)
     let host = ListHost()

@@ -1,12 +1,7 @@
 import CaptureStrategies
+import DelegateProxyKitTestSupport
 import Synchronization
 import Testing
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// The same stress as the typed proxy's (DelegateProxyKitTests/StressTests.swift), for each
 /// strategy: four threads send through capture that stays installed while four threads install
@@ -116,43 +111,4 @@ import Testing
       #expect(Runtime.lookUpClass(named: generatedName) == nil, "the generated subclass outlived its last user")
     }
   }
-}
-
-/// Runs each body on a POSIX thread of its own, all released at once; returns when all are joined.
-func runOnThreads(_ bodies: [@Sendable () -> Void]) {
-  let arrived = Atomic<Int>(0)
-  var threads: [pthread_t] = []
-  for body in bodies {
-    let count = bodies.count
-    let box = Unmanaged.passRetained(
-      ThreadBody {
-        arrived.add(1, ordering: .acquiringAndReleasing)
-        while arrived.load(ordering: .acquiring) < count { sched_yield() }
-        body()
-      }
-    ).toOpaque()
-    #if canImport(Glibc)
-      var thread = pthread_t()
-    #else
-      var thread: pthread_t?
-    #endif
-    let status = pthread_create(
-      &thread, nil,
-      { raw in
-        Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().run()
-        return nil
-      }, box)
-    precondition(status == 0, "pthread_create failed: \(status)")
-    #if canImport(Glibc)
-      threads.append(thread)
-    #else
-      threads.append(thread!)
-    #endif
-  }
-  for thread in threads { pthread_join(thread, nil) }
-}
-
-private final class ThreadBody: Sendable {
-  let run: @Sendable () -> Void
-  init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }

@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitTestSupport
 import Foundation
 import Testing
 
@@ -145,8 +146,8 @@ struct FuzzCase {
   var random: SplitMix64
   var totals = Totals()
   let delegate = RecordingProbe()
-  let fired = Log()
-  let errors = Log()
+  let fired = RecordingLog()
+  let errors = RecordingLog()
   var proxy: FuzzProbeProxy
   var generation = 0
   var hasForwardee = true
@@ -226,7 +227,7 @@ struct FuzzCase {
 
   /// Installs `hook` on `proxy`, or on every `FuzzProbeProxy` when `proxy` is `nil`.
   static func install(
-    _ hook: ModelHook, on proxy: FuzzProbeProxy?, fired: Log
+    _ hook: ModelHook, on proxy: FuzzProbeProxy?, fired: RecordingLog
   ) throws(DelegateProxyError) -> HookToken {
     if hook.kind.isTyped { return try installTyped(hook, on: proxy, fired: fired) }
     let registry = proxy?.hooks ?? FuzzProbeProxy.typeHooks
@@ -270,7 +271,7 @@ struct FuzzCase {
   /// Installs a typed hook: by key path on the proxy, or with the static method of the same name
   /// on the type.
   static func installTyped(
-    _ hook: ModelHook, on proxy: FuzzProbeProxy?, fired: Log
+    _ hook: ModelHook, on proxy: FuzzProbeProxy?, fired: RecordingLog
   ) throws(DelegateProxyError) -> HookToken {
     let label = "h\(hook.label)"
     let once = hook.once

@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitTestSupport
 import Testing
 
 @Suite struct DelegateSlotTests {
@@ -30,7 +31,7 @@ import Testing
     let host = ProbeHost()
     let delegate = RecordingProbe()
     host.delegate = delegate
-    let log = Log()
+    let log = RecordingLog()
     let inner = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
     let outer = try host.install(OtherProbeProxy.self) { OtherProbeProxy() }
     try inner.hookBefore(\.one) { _ in log.append("inner") }
@@ -47,7 +48,7 @@ import Testing
     let host = ProbeHost()
     let delegate = RecordingProbe()
     host.delegate = delegate
-    let log = Log()
+    let log = RecordingLog()
     let inner = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
     let outer = try host.install(OtherProbeProxy.self) { OtherProbeProxy() }
     try inner.hookBefore(\.one) { _ in log.append("inner") }
@@ -148,7 +149,7 @@ import Testing
     let second = OtherProbeProxy()
     first.forwardee = second
     second.forwardee = first
-    let reported = Log()
+    let reported = RecordingLog()
     first.hooks.setErrorHandler { reported.append("\($0)") }
     second.hooks.setErrorHandler { reported.append("\($0)") }
     first.one(1)

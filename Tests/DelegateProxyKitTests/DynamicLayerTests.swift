@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitTestSupport
 import Testing
 
 /// What the dynamic layer (`proxy.hooks`) reports about, and allows on, each kind of method.
@@ -87,7 +88,7 @@ import Testing
     var seen: [String] = []
     try proxy.hookAfter(\.rows.height) { height, row in seen.append("typed \(row) -> \(String(describing: height))") }
     try proxy.hookBefore(\.rows.deeper.two) { a, b in seen.append("typed two \(a) \(b)") }
-    let named = Log()
+    let named = RecordingLog()
     try proxy.hooks.addHook(for: "height(forRow:)", at: .after) { invocation in
       named.append("named \(try invocation.argument(0, as: Int.self))")
     }
@@ -167,7 +168,7 @@ import Testing
   }
 
   @MainActor @Test func stringKeyedHooksSeeAsyncCallsAfterTheyFinished() async throws {
-    let log = Log()
+    let log = RecordingLog()
     let delegate = EffectsRecorder(log: log)
     let proxy = EffectsProxy(forwardee: delegate)
     try proxy.hooks.addHook(for: "prepare(_:)", at: .before) { invocation in

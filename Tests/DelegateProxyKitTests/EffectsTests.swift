@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitTestSupport
 import Testing
 
 /// The methods of ``EffectsProbe``, one test case each.
@@ -125,7 +126,7 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
   /// Before, instead and after hooks on one method, each recording what it sees; two calls.
   @Test(arguments: EffectsMethod.allCases)
   func typedHooksRunInOrderExactlyOncePerCall(_ method: EffectsMethod) async throws {
-    let log = Log()
+    let log = RecordingLog()
     let delegate = EffectsRecorder(log: log)
     let proxy = EffectsProxy(forwardee: delegate)
     var expected: [String] = []
@@ -301,7 +302,7 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
   // MARK: Async order and cancellation
 
   @Test func theAfterHookOfAnAsyncMethodRunsOnceTheForwardeeFinished() async throws {
-    let log = Log()
+    let log = RecordingLog()
     let delegate = EffectsRecorder(log: log)
     let proxy = EffectsProxy(forwardee: delegate)
     try proxy.hookBefore(\.prepare) { _ in log.append("before") }
@@ -315,7 +316,7 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
   }
 
   @Test func anAsyncInsteadHookAwaitsTheRestOfTheCall() async throws {
-    let log = Log()
+    let log = RecordingLog()
     let delegate = EffectsRecorder(log: log)
     let proxy = EffectsProxy(forwardee: delegate)
     try proxy.hookBefore(\.fetch) { _ in log.append("before") }
@@ -359,7 +360,7 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
 
   @Test(arguments: [false, true])
   func cancellationPassesThroughToTheForwardeeAndBack(hooked: Bool) async throws {
-    let log = Log()
+    let log = RecordingLog()
     let delegate = EffectsRecorder(log: log)
     delegate.waitsForCancellation = true
     let proxy = EffectsProxy(forwardee: delegate)

@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitTestSupport
 import Testing
 
 @Suite struct ForwardingTests {
@@ -81,7 +82,7 @@ import Testing
   @Test func hooksFireForMethodsTheDelegateDoesNotImplement() throws {
     let empty = EmptyProbe()
     let proxy = ProbeDelegateProxy(forwardee: empty)
-    let seen = Log()
+    let seen = RecordingLog()
     try proxy.hookAfter(\.one) { a in seen.append("one \(a)") }
     try proxy.hookAfter(\.height) { height, row in seen.append("height \(row) -> \(String(describing: height))") }
     proxy.one(5)

@@ -1,9 +1,10 @@
 import DelegateProxyKit
+import DelegateProxyKitTestSupport
 import Testing
 
 @Suite struct HookTests {
   @Test func positionsRunInOrderAroundTheCall() throws {
-    let log = Log()
+    let log = RecordingLog()
     let delegate = LoggingProbe(log: log)
     let proxy = ProbeDelegateProxy(forwardee: delegate)
     try proxy.hookAfter(\.one) { _ in log.append("after 1") }
@@ -15,7 +16,7 @@ import Testing
   }
 
   @Test func typedAndStringKeyedHooksShareOneOrderPerPosition() throws {
-    let log = Log()
+    let log = RecordingLog()
     let delegate = LoggingProbe(log: log)
     let proxy = ProbeDelegateProxy(forwardee: delegate)
     try proxy.hooks.addHook(for: "one(_:)", at: .before) { _ in log.append("string before") }
@@ -83,7 +84,7 @@ import Testing
   }
 
   @Test func insteadHooksChainInInstallOrder() throws {
-    let log = Log()
+    let log = RecordingLog()
     let delegate = LoggingProbe(log: log)
     let proxy = ProbeDelegateProxy(forwardee: delegate)
     try proxy.hookInstead(\.shouldSelect) { original, row in
@@ -101,7 +102,7 @@ import Testing
   }
 
   @Test func aTypedInsteadHookMayCallTheRestOfTheChainTwice() throws {
-    let log = Log()
+    let log = RecordingLog()
     let delegate = LoggingProbe(log: log)
     let proxy = ProbeDelegateProxy(forwardee: delegate)
     try proxy.hookInstead(\.one) { original, a in
@@ -113,7 +114,7 @@ import Testing
   }
 
   @Test func stringKeyedInsteadHooksChainAndProceedAtMostOnce() throws {
-    let log = Log()
+    let log = RecordingLog()
     let delegate = LoggingProbe(log: log)
     let proxy = ProbeDelegateProxy(forwardee: delegate)
     try proxy.hooks.addInsteadHook(for: "one(_:)") { call in
@@ -134,7 +135,7 @@ import Testing
   @Test func aWrongReturnTypeFromAnInsteadHookIsReportedAndTheOriginalIsUsed() throws {
     let delegate = RecordingProbe()
     let proxy = ProbeDelegateProxy(forwardee: delegate)
-    let reported = Log()
+    let reported = RecordingLog()
     proxy.hooks.setErrorHandler { reported.append("\($0)") }
     try proxy.hooks.addInsteadHook(for: "shouldSelect(_:)") { call in call.returnValue = "yes" }
     #expect(proxy.shouldSelect(3) == false)
@@ -217,7 +218,7 @@ import Testing
   @Test func aRunOnceInsteadHookTheChainNeverReachesStaysInstalled() throws {
     let delegate = RecordingProbe()
     let proxy = ProbeDelegateProxy(forwardee: delegate)
-    let log = Log()
+    let log = RecordingLog()
     let skipping = try proxy.hookInstead(\.one) { _, _ in log.append("skip") }
     let once = try proxy.hookInstead(\.one, once: true) { original, a in
       log.append("once")
@@ -238,7 +239,7 @@ import Testing
     struct Boom: Error {}
     let delegate = RecordingProbe()
     let proxy = ProbeDelegateProxy(forwardee: delegate)
-    let reported = Log()
+    let reported = RecordingLog()
     proxy.hooks.setErrorHandler { reported.append("\($0)") }
     try proxy.hooks.addHook(for: "two(_:_:)", at: .before) { _ in throw Boom() }
     #expect(proxy.two(4, "z") == true)
@@ -272,8 +273,8 @@ import Testing
 
 /// Writes its calls into a shared log, so hooks and delegate calls interleave in one list.
 final class LoggingProbe: ProbeDelegate, Sendable {
-  let log: Log
-  init(log: Log) { self.log = log }
+  let log: RecordingLog
+  init(log: RecordingLog) { self.log = log }
   func one(_ a: Int) { log.append("delegate one \(a)") }
   func shouldSelect(_ row: Int) -> Bool {
     log.append("delegate shouldSelect \(row)")
@@ -308,7 +309,7 @@ extension TypeWideProbeProxy: ProbeDelegate {
 @Suite(.serialized) struct TypeWideHookTests {
   @Test func typeWideHooksRunOnEveryProxyBeforeInstanceHooks() throws {
     defer { TypeWideProbeProxy.typeHooks.removeAll() }
-    let log = Log()
+    let log = RecordingLog()
     let firstForwardee = LoggingProbe(log: log)
     let first = TypeWideProbeProxy(forwardee: firstForwardee)
     let second = TypeWideProbeProxy()
@@ -334,7 +335,7 @@ extension TypeWideProbeProxy: ProbeDelegate {
 
   @Test func typeWideInsteadRunsOutsideInstanceInstead() throws {
     defer { TypeWideProbeProxy.typeHooks.removeAll() }
-    let log = Log()
+    let log = RecordingLog()
     let delegate = LoggingProbe(log: log)
     let proxy = TypeWideProbeProxy(forwardee: delegate)
     try proxy.hookInstead(\.shouldSelect) { original, row in
@@ -354,7 +355,7 @@ extension TypeWideProbeProxy: ProbeDelegate {
 
   @Test func stringKeyedTypeWideHooksRunToo() throws {
     defer { TypeWideProbeProxy.typeHooks.removeAll() }
-    let log = Log()
+    let log = RecordingLog()
     let delegate = LoggingProbe(log: log)
     let proxy = TypeWideProbeProxy(forwardee: delegate)
     try proxy.hookBefore(\.shouldSelect) { _ in log.append("instance typed") }

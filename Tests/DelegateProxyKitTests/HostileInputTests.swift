@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitTestSupport
 import Testing
 
 /// A proxy type used only by the hostile-input tests (serialized), so their type-wide hooks
@@ -36,8 +37,8 @@ extension HostileProbeProxy: ProbeDelegate {
 final class HostileFixture {
   let delegate = RecordingProbe()
   let proxy: HostileProbeProxy
-  let fired = Log()
-  let errors = Log()
+  let fired = RecordingLog()
+  let errors = RecordingLog()
   private var baseline: [HookToken] = []
 
   init() throws {
@@ -223,7 +224,7 @@ let hostileSelectors: [String] = [
     let (index, type, expected) = Self.argumentRequests[request]
     let fixture = try HostileFixture()
     defer { fixture.tearDown() }
-    let answers = Log()
+    let answers = RecordingLog()
     let token = try fixture.proxy.hooks.addHook(for: "two(_:_:)", at: .after) { invocation in
       do {
         switch type {
@@ -247,7 +248,7 @@ let hostileSelectors: [String] = [
   @Test func returnValueRequestsBeforeTheCallOrOfTheWrongTypeGiveTypedErrors() throws {
     let fixture = try HostileFixture()
     defer { fixture.tearDown() }
-    let errors = Log()
+    let errors = RecordingLog()
     let before = try fixture.proxy.hooks.addHook(for: "two(_:_:)", at: .before) { invocation in
       do { _ = try invocation.returnValue(as: Bool.self) } catch { errors.append("\(error)") }
     }
@@ -329,7 +330,7 @@ let hostileSelectors: [String] = [
     let proxy = fixture.proxy
     let hooks = proxy.hooks
     let late = AtomicCounter()
-    let added = Log()
+    let added = RecordingLog()
     // During the call: remove itself, add a hook, and remove every hook of the registry.
     let selfRemoving = SelfReference<HookToken>()
     selfRemoving.value = try proxy.hooks.addHook(for: "one(_:)", at: .before) { _ in

@@ -1,5 +1,6 @@
 import DelegateProxyKit
 import DelegateProxyKitSupport
+import DelegateProxyKitTestSupport
 import Testing
 
 @Suite struct InvocationTests {
@@ -38,7 +39,7 @@ import Testing
   @Test func returnValueIsUnavailableBeforeTheCall() throws {
     let proxyForwardee = RecordingProbe()
     let proxy = ProbeDelegateProxy(forwardee: proxyForwardee)
-    let errors = Log()
+    let errors = RecordingLog()
     try proxy.hooks.addHook(for: "two(_:_:)", at: .before) { invocation in
       do {
         _ = try invocation.returnValue(as: Bool.self)
@@ -50,7 +51,7 @@ import Testing
       errors.append("after \(try invocation.returnValue(as: Bool.self))")
       _ = try invocation.returnValue(as: String.self)
     }
-    let reported = Log()
+    let reported = RecordingLog()
     proxy.hooks.setErrorHandler { reported.append("\($0)") }
     #expect(proxy.two(1, "a") == true)
     #expect(
@@ -63,7 +64,7 @@ import Testing
   @Test func aReturnValueOfTheWrongTypeNamesTheDeclaredTypeFirst() throws {
     let delegate = EffectsRecorder()
     let proxy = EffectsProxy(forwardee: delegate)
-    let finished = Log()
+    let finished = RecordingLog()
     let caught = SanitizerVisibleMutex<DelegateProxyError?>(nil)
     try proxy.hooks.addHook(for: "discount(for:)", at: .after) { call in
       finished.append("\(String(describing: try call.returnValue(as: Int?.self)))")
@@ -90,7 +91,7 @@ import Testing
   @Test func afterHooksOfThrowingMethodsSeeTheErrorAndNoValue() throws {
     let delegate = EffectsRecorder()
     let proxy = EffectsProxy(forwardee: delegate)
-    let seen = Log()
+    let seen = RecordingLog()
     let failure = delegate.chargeFailure
     try proxy.hooks.addHook(for: "charge(_:)", at: .after) { invocation in
       let amount = try invocation.argument(0, as: Int.self)

@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitTestSupport
 import Testing
 
 /// Something hooks and arguments hold on to; it must be freed when they are.
@@ -27,7 +28,7 @@ final class LeakPayload: Sendable {}
     let inner = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
     let outer = try host.install(LeakProbeProxy.self) { LeakProbeProxy() }
     let payload = LeakPayload()
-    let kept = Log()
+    let kept = RecordingLog()
     var tokens: [HookToken] = [
       try inner.hookBefore(\.one) { _ in withExtendedLifetime(payload) {} },
       try inner.hookInstead(\.shouldSelect) { original, row in

@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitTestSupport
 import Testing
 
 // The typo case. A method's selector is written once, in its proxy's table; everything else
@@ -163,7 +164,7 @@ enum Misdeclared: String, CaseIterable, Sendable {
   @Test func theCorrectSpellingIsAcceptedAndFires() throws {
     let delegate = TinyListRecorder()
     let proxy = TinyListProxy(forwardee: delegate)
-    let rows = Log()
+    let rows = RecordingLog()
     let token = try proxy.hooks.addHook(for: "listView(_:didSelectRowAt:)", at: .after) { invocation in
       rows.append("row \(try invocation.argument(1, as: Int.self))")
     }

@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitTestSupport
 import Testing
 
 @Suite struct ObservationTests {
@@ -55,7 +56,7 @@ import Testing
     let proxy = ProbeDelegateProxy(forwardee: proxyForwardee)
     var log: [String] = []
     let token = try proxy.hookAfter(\.two) { answer, a, b in log.append("two(\(a), \(b)) -> \(answer)") }
-    let named = Log()
+    let named = RecordingLog()
     let namedToken = try proxy.hooks.addHook(for: "two(_:_:)", at: .after) { invocation in
       named.append("\(invocation) -> \(try invocation.returnValue(as: Bool.self)), \(invocation.hasReturned)")
     }

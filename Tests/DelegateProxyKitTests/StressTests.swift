@@ -1,5 +1,6 @@
 import DelegateProxyKit
 import DelegateProxyKitSupport
+import DelegateProxyKitTestSupport
 import Synchronization
 import Testing
 

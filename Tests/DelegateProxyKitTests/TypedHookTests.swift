@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitTestSupport
 import Testing
 
 // MARK: Type-wide typed hooks
@@ -37,9 +38,9 @@ extension TypeWideLedgerProxy: LedgerDelegate {
 }
 
 final class LedgerRecorder: LedgerDelegate {
-  let log: Log
+  let log: RecordingLog
   let refusal = LedgerRefusal()
-  init(log: Log) { self.log = log }
+  init(log: RecordingLog) { self.log = log }
 
   func post(_ amount: Int) throws -> Int {
     log.append("delegate post \(amount)")
@@ -59,7 +60,7 @@ final class LedgerRecorder: LedgerDelegate {
 @Suite(.serialized) struct TypeWideTypedHookTests {
   @Test func typeWideHooksRunBeforeInstanceHooksOnEveryProxy() throws {
     defer { TypeWideLedgerProxy.typeHooks.removeAll() }
-    let log = Log()
+    let log = RecordingLog()
     let delegate = LedgerRecorder(log: log)
     let first = TypeWideLedgerProxy(forwardee: delegate)
     try first.hookBefore(\.post) { amount in log.append("instance before \(amount)") }
@@ -87,7 +88,7 @@ final class LedgerRecorder: LedgerDelegate {
 
   @Test func typeWideHooksSeeTheSameErrorInstance() throws {
     defer { TypeWideLedgerProxy.typeHooks.removeAll() }
-    let log = Log()
+    let log = RecordingLog()
     let delegate = LedgerRecorder(log: log)
     let proxy = TypeWideLedgerProxy(forwardee: delegate)
     let sameInstance = Counter()
@@ -105,7 +106,7 @@ final class LedgerRecorder: LedgerDelegate {
 
   @Test func typeWideInsteadHooksRunOutsideInstanceOnes() throws {
     defer { TypeWideLedgerProxy.typeHooks.removeAll() }
-    let log = Log()
+    let log = RecordingLog()
     let delegate = LedgerRecorder(log: log)
     let proxy = TypeWideLedgerProxy(forwardee: delegate)
     try proxy.hookInstead(\.post) { original, amount in
@@ -122,7 +123,7 @@ final class LedgerRecorder: LedgerDelegate {
 
   @MainActor @Test func typeWideHooksOnAsyncMethods() async throws {
     defer { TypeWideLedgerProxy.typeHooks.removeAll() }
-    let log = Log()
+    let log = RecordingLog()
     let delegate = LedgerRecorder(log: log)
     let proxies = [TypeWideLedgerProxy(forwardee: delegate), TypeWideLedgerProxy(forwardee: delegate)]
     try TypeWideLedgerProxy.hookBefore(\.settle) { id in log.append("type before \(id)") }

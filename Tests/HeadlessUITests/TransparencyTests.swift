@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitTestSupport
 import Foundation
 import HeadlessUI
 import Testing
@@ -27,7 +28,7 @@ import Testing
     #expect(list.delegate === delegate)
     runListScript(list, log: log)
     withExtendedLifetime(delegate) {}
-    return (log.entries, hooks.entries)
+    return (log.entries, hooks.all)
   }
 
   @Test(arguments: DelegateKind.allCases, proxied)

@@ -1,3 +1,4 @@
+import DelegateProxyKitTestSupport
 import Foundation
 import ProxyGeneration
 import Testing
@@ -19,7 +20,7 @@ import Testing
     let index = try FixtureGraphs.fixtures.get()
     let expected = try ProxyGenerator(index: index, targetName: "GeneratorFixtures").generate(protocols: [])
     var graph = try Self.graph(of: "GeneratorFixtures")
-    var generator = SeededGenerator(state: seed)
+    var generator = SplitMix64(seed: seed)
     graph.symbols.shuffle(using: &generator)
     graph.relationships.shuffle(using: &generator)
     let shuffled = SymbolIndex(module: "GeneratorFixtures", graphs: [graph])
@@ -50,18 +51,5 @@ import Testing
           index.relationships(from: symbol.identifier, kind: $0)
         }
       })
-  }
-}
-
-/// A reproducible random number generator (SplitMix64), so a shuffle can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = state
-    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-    return mixed ^ (mixed >> 31)
   }
 }

@@ -2,6 +2,7 @@ import AutoTrack
 import ClockTestSupport
 import DelegateProxyKit
 import DelegateProxyKitSupport
+import DelegateProxyKitTestSupport
 import Foundation
 import HeadlessUI
 import Testing

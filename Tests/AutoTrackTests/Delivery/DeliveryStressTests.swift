@@ -1,6 +1,7 @@
 import ClockTestSupport
 import DelegateProxyKit
 import DelegateProxyKitSupport
+import DelegateProxyKitTestSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,6 @@
 import CaptureStrategies
 import DelegateProxyKit
-import DelegateProxyKitSupport
+import DelegateProxyKitTestSupport
 import Foundation
 import Synchronization
 
@@ -11,29 +11,6 @@ func uniqueName(_ base: String) -> String {
 }
 
 private let nameCounter = Atomic<Int>(0)
-
-/// A thread-safe list of what happened, in order.
-final class CallLog: Sendable {
-  private let entries = SanitizerVisibleMutex<[String]>([])
-
-  func record(_ entry: String) {
-    entries.withLock { $0.append(entry) }
-  }
-
-  var all: [String] { entries.withLock { $0 } }
-
-  func count(_ entry: String) -> Int {
-    entries.withLock { $0.filter { $0 == entry }.count }
-  }
-
-  func count(prefix: String) -> Int {
-    entries.withLock { $0.filter { $0.hasPrefix(prefix) }.count }
-  }
-
-  func reset() {
-    entries.withLock { $0.removeAll() }
-  }
-}
 
 /// A struct argument and return value.
 struct RowInfo: Equatable, Sendable {
@@ -66,43 +43,43 @@ enum Sel {
 }
 
 /// Methods for a delegate class that log each call as "<tag>.<selector>".
-func delegateMethods(log: CallLog, tag: String) -> [RuntimeSelector: Implementation] {
+func delegateMethods(log: RecordingLog, tag: String) -> [RuntimeSelector: Implementation] {
   [
     Sel.didSelect: Implementation { (_: RuntimeObject, _: ListHost, path: IndexPath) in
-      log.record("\(tag).didSelect[\(path[0]),\(path[1])]")
+      log.append("\(tag).didSelect[\(path[0]),\(path[1])]")
     },
     Sel.height: Implementation { (_: RuntimeObject, _: ListHost, path: IndexPath) -> Double in
-      log.record("\(tag).height")
+      log.append("\(tag).height")
       return 30 + Double(path[1])
     },
     Sel.answer: Implementation { (_: RuntimeObject) -> Int in
-      log.record("\(tag).answer")
+      log.append("\(tag).answer")
       return 42
     },
     Sel.scale: Implementation { (_: RuntimeObject, value: Double) -> Double in
-      log.record("\(tag).scale(\(value))")
+      log.append("\(tag).scale(\(value))")
       return value * 2.5
     },
     Sel.both: Implementation { (_: RuntimeObject, a: Bool, b: Bool) -> Bool in
-      log.record("\(tag).both(\(a),\(b))")
+      log.append("\(tag).both(\(a),\(b))")
       return a && b
     },
     Sel.join: Implementation { (_: RuntimeObject, a: String, b: String, c: String) -> String in
-      log.record("\(tag).join")
+      log.append("\(tag).join")
       return a + b + c
     },
     Sel.makeRow: Implementation {
       (_: RuntimeObject, section: Int, row: Int, title: String, suffix: String) -> RowInfo in
-      log.record("\(tag).makeRow")
+      log.append("\(tag).makeRow")
       return RowInfo(section: section, row: row, title: title + suffix)
     },
     Sel.pick: Implementation {
       (_: RuntimeObject, first: Token, second: Token, useFirst: Bool, index: Int, fallback: Token) -> Token in
-      log.record("\(tag).pick(\(index))")
+      log.append("\(tag).pick(\(index))")
       return index < 0 ? fallback : (useFirst ? first : second)
     },
     Sel.sum: Implementation { (_: RuntimeObject, a: Int, b: Int, c: Int, d: Int, e: Int, f: Int) -> Int in
-      log.record("\(tag).sum")
+      log.append("\(tag).sum")
       return a + 10 * b + 100 * c + 1000 * d + 10_000 * e + 100_000 * f
     },
   ]
@@ -111,7 +88,7 @@ func delegateMethods(log: CallLog, tag: String) -> [RuntimeSelector: Implementat
 /// A fresh delegate class implementing every fixture selector.
 func makeDelegateClass(
   _ base: String = "Delegate",
-  log: CallLog,
+  log: RecordingLog,
   superclass: RuntimeClass? = nil,
   methods: [RuntimeSelector: Implementation]? = nil
 ) throws -> RuntimeClass {
@@ -124,7 +101,7 @@ func makeDelegateClass(
 
 /// Handlers that log "<tag>:<selector name>" for every fixture selector.
 func countingHandlers(
-  _ log: CallLog,
+  _ log: RecordingLog,
   tag: String,
   selectors: [RuntimeSelector] = Sel.all,
   position: HookPosition = .before
@@ -132,11 +109,11 @@ func countingHandlers(
   selectors.map { selector in
     let entry = "\(tag):\(selector.name)"
     switch position {
-    case .before: return .before(selector) { _, _ in log.record(entry) }
-    case .after: return .after(selector) { _, _ in log.record(entry) }
+    case .before: return .before(selector) { _, _ in log.append(entry) }
+    case .after: return .after(selector) { _, _ in log.append(entry) }
     case .instead:
       return .instead(selector) { _, message, proceed in
-        log.record(entry)
+        log.append(entry)
         try proceed(&message)
       }
     }
@@ -145,12 +122,3 @@ func countingHandlers(
 
 let row0 = IndexPath(indexes: [0, 0])
 let row3 = IndexPath(indexes: [1, 3])
-
-/// A counter that many threads may bump.
-final class AtomicCounter: Sendable {
-  private let storage = Atomic<Int>(0)
-
-  func increment() { storage.add(1, ordering: .relaxed) }
-  func reset() { storage.store(0, ordering: .relaxed) }
-  var value: Int { storage.load(ordering: .relaxed) }
-}

@@ -1,4 +1,5 @@
 import CaptureStrategies
+import DelegateProxyKitTestSupport
 import Foundation
 
 /// The three kinds of hook another library might put on the same delegate.
@@ -29,7 +30,7 @@ func installForeign(
   on object: RuntimeObject,
   host: ListHost,
   selector: RuntimeSelector,
-  log: CallLog
+  log: RecordingLog
 ) throws -> any ForeignHook {
   switch kind {
   case .swizzle: ForeignSwizzle(object: object, selector: selector, log: log)
@@ -46,13 +47,13 @@ final class ForeignSwizzle: ForeignHook {
   let previousOwn: Implementation?
   let wrapper: Implementation
 
-  init(object: RuntimeObject, selector: RuntimeSelector, log: CallLog) {
+  init(object: RuntimeObject, selector: RuntimeSelector, log: RecordingLog) {
     cls = object.reportedClass
     self.selector = selector
     previousOwn = cls.ownImplementation(for: selector)
     let original = cls.implementation(for: selector)
     wrapper = Implementation { receiver, message in
-      log.record("foreign")
+      log.append("foreign")
       try original?.body(receiver, &message)
     }
     cls.replaceMethod(selector, wrapper)
@@ -76,7 +77,7 @@ final class ForeignIsaSwizzle: ForeignHook {
   let original: RuntimeClass
   let subclass: RuntimeClass
 
-  init(object: RuntimeObject, selector: RuntimeSelector, log: CallLog) throws {
+  init(object: RuntimeObject, selector: RuntimeSelector, log: RecordingLog) throws {
     self.object = object
     let original = object.realClass
     let reported = object.reportedClass
@@ -85,7 +86,7 @@ final class ForeignIsaSwizzle: ForeignHook {
     subclass.addMethod(
       selector,
       Implementation { receiver, message in
-        log.record("foreign")
+        log.append("foreign")
         try original.invokeImplementation(&message, on: receiver)
       }
     )
@@ -128,7 +129,7 @@ final class ForeignProxy: ForeignHook {
   let proxy: RuntimeObject
   let previous: RuntimeObject?
 
-  init(host: ListHost, object: RuntimeObject, selector: RuntimeSelector, log: CallLog) throws {
+  init(host: ListHost, object: RuntimeObject, selector: RuntimeSelector, log: RecordingLog) throws {
     self.host = host
     previous = host.delegate ?? object
     let box = Box(forwardee: previous, selector: selector)
@@ -139,7 +140,7 @@ final class ForeignProxy: ForeignHook {
       superclass: Self.proxyClass,
       methods: [
         selector: Implementation { proxy, message in
-          log.record("foreign")
+          log.append("foreign")
           guard let forwardee = proxy.payload(as: Box.self)?.forwardee, forwardee.responds(to: selector) else { return }
           try forwardee.dispatch(&message)
         }

@@ -1,4 +1,5 @@
 import CaptureStrategies
+import DelegateProxyKitTestSupport
 import Foundation
 
 /// Three delegate classes, A ← B ← C, whose overrides of did-select and
@@ -9,7 +10,7 @@ import Foundation
 /// A call on a C instance logs "C", "B", "A" (height: "C.height",
 /// "B.height", "A.height") and answers 10 + 1 + 1 = 12.
 struct Hierarchy {
-  let log = CallLog()
+  let log = RecordingLog()
   let a: RuntimeClass
   let b: RuntimeClass
   let c: RuntimeClass
@@ -22,9 +23,9 @@ struct Hierarchy {
     a = try Runtime.makeClass(
       named: uniqueName("A"),
       methods: [
-        Sel.didSelect: Implementation { (_: RuntimeObject, _: ListHost, _: IndexPath) in log.record("A") },
+        Sel.didSelect: Implementation { (_: RuntimeObject, _: ListHost, _: IndexPath) in log.append("A") },
         Sel.height: Implementation { (_: RuntimeObject, _: ListHost, _: IndexPath) -> Double in
-          log.record("A.height")
+          log.append("A.height")
           return 10
         },
       ])
@@ -39,18 +40,18 @@ struct Hierarchy {
   private static func makeOverridingClass(
     _ tag: String,
     superclass: RuntimeClass,
-    log: CallLog
+    log: RecordingLog
   ) throws -> RuntimeClass {
     try Runtime.makeClass(
       named: uniqueName(tag),
       superclass: superclass,
       methods: [
         Sel.didSelect: Implementation { receiver, message in
-          log.record(tag)
+          log.append(tag)
           try superclass.invokeImplementation(&message, on: receiver)
         },
         Sel.height: Implementation { receiver, message in
-          log.record("\(tag).height")
+          log.append("\(tag).height")
           try superclass.invokeImplementation(&message, on: receiver)
           try message.setReturnValue((message.returnValue(as: Double.self) ?? 0) + 1)
         },
@@ -63,22 +64,6 @@ struct Hierarchy {
   /// The three originals each ran exactly once, subclass first.
   var originalsRanOnceInOrder: Bool {
     log.all.filter { ["A", "B", "C"].contains($0) } == ["C", "B", "A"]
-  }
-}
-
-/// A small seeded generator (SplitMix64), so that a sampled test runs the
-/// same cases on every run.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
 

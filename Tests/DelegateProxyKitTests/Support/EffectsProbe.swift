@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitTestSupport
 import Synchronization
 
 // A delegate protocol defined only in the tests, with one method per kind of declaration the
@@ -147,7 +148,7 @@ extension EffectsProxy: EffectsProbe {
 /// Implements every method with a recognisable answer and records each call; the async methods
 /// suspend between "begin" and "end".
 final class EffectsRecorder: EffectsProbe {
-  let log: Log
+  let log: RecordingLog
   /// The one instance `charge(_:)` throws.
   let chargeFailure = ChargeFailure(amount: -1)
   /// The one instance `fetch(_:)` throws.
@@ -157,7 +158,7 @@ final class EffectsRecorder: EffectsProbe {
   /// Makes `fetch(_:)` wait until its task is cancelled.
   var waitsForCancellation = false
 
-  init(log: Log = Log()) { self.log = log }
+  init(log: RecordingLog = RecordingLog()) { self.log = log }
 
   func charge(_ amount: Int) throws -> Int {
     log.append("charge \(amount)")

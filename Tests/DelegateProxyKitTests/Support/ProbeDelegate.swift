@@ -177,13 +177,6 @@ final class Counter: Sendable {
   var count: Int { value.withLock { $0 } }
 }
 
-/// A thread-safe list of strings for hooks to record into.
-final class Log: Sendable {
-  private let entries = SanitizerVisibleMutex<[String]>([])
-  func append(_ entry: String) { entries.withLock { $0.append(entry) } }
-  var all: [String] { entries.withLock { $0 } }
-}
-
 /// Lets a test hand a proxy to other threads.
 ///
 /// Proxies are not `Sendable`: a proxy belongs to its host's isolation. The concurrency and

@@ -1,5 +1,5 @@
 import DelegateProxyKit
-import DelegateProxyKitSupport
+import DelegateProxyKitTestSupport
 import Foundation
 import HeadlessUI
 import Synchronization
@@ -11,13 +11,6 @@ import Testing
 final class CallLog {
   private(set) var entries: [String] = []
   func append(_ entry: String) { entries.append(entry) }
-}
-
-/// A thread-safe log for hook bodies; string-keyed hooks (the dynamic layer) must be `@Sendable`.
-final class HookLog: Sendable {
-  private let storage = SanitizerVisibleMutex<[String]>([])
-  func append(_ entry: String) { storage.withLock { $0.append(entry) } }
-  var entries: [String] { storage.withLock { $0 } }
 }
 
 /// `section.row`, short enough to read in a failing comparison.
@@ -63,8 +56,8 @@ enum ProxyMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
 @discardableResult
 func apply<Host: DelegateHosting, Proxy: DelegateProxy<Host.Delegate> & EveryMethodHooking>(
   _ mode: ProxyMode, to host: Host, make: @autoclosure () -> Proxy, setDelegate: () -> Void
-) throws -> HookLog {
-  let hookLog = HookLog()
+) throws -> RecordingLog {
+  let hookLog = RecordingLog()
   switch mode {
   case .direct:
     setDelegate()
