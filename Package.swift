@@ -81,7 +81,8 @@ let package = Package(
     // package should depend on it.
     .target(name: "LoopbackCollector", swiftSettings: upcomingFeatures),
     // A manual `Clock` for the tests and the examples: time that moves only when told to. Not a
-    // product, like LoopbackCollector.
+    // product, like LoopbackCollector. Kept apart from DelegateProxyKitTestSupport because the
+    // examples link it, and they need a clock, not the tests' thread and log helpers.
     .target(name: "ClockTestSupport", dependencies: ["DelegateProxyKitSupport"], swiftSettings: upcomingFeatures),
     // The child process of the JSON Lines kill test (AutoTrackTests); the test
     // finds the binary next to the test bundle and kills it with SIGKILL.
