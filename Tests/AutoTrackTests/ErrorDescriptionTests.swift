@@ -79,11 +79,13 @@ import Testing
       RulesDefect(keyPath: "a", position: position, problem: .wrongType(expected: "a string", found: "null")),
       RulesDefect(keyPath: "a", position: position, problem: .unknownKey("b")),
       RulesDefect(keyPath: "a", position: position, problem: .invalidValue(reason: "must not be empty")),
+      RulesDefect(
+        keyPath: "a.b", position: position, problem: .duplicateKey(first: SourcePosition(line: 1, column: 3))),
     ].map(\.description)
     #expect(
       texts == [
         "2:5: a: the document ends early", "2:5: a: expected a string, found null", "2:5: a: unknown key 'b'",
-        "2:5: a: must not be empty",
+        "2:5: a: must not be empty", "2:5: a.b: key given twice; first at 1:3",
       ])
   }
 

@@ -52,6 +52,12 @@ public struct RulesDefect: Sendable, Hashable, CustomStringConvertible {
     case unknownKey(String)
     /// A well-typed value out of range, such as a negative debounce window or an empty event id.
     case invalidValue(reason: String)
+    /// A key given a second time in the same object or dict. Decoders keep one of the two values and
+    /// drop the other without a word, so the loader refuses the document instead of guessing which
+    /// was meant. The defect's key path names the member; its position is the second key's.
+    ///
+    /// - Parameter first: Where the key is first given.
+    case duplicateKey(first: SourcePosition)
   }
 
   /// Where the value is, as dotted keys with array indices (`screens.Home.actions.buy`,
@@ -82,6 +88,7 @@ public struct RulesDefect: Sendable, Hashable, CustomStringConvertible {
       case .wrongType(let expected, let found): "expected \(expected), found \(found)"
       case .unknownKey(let key): "unknown key '\(key)'"
       case .invalidValue(let reason): reason
+      case .duplicateKey(let first): "key given twice; first at \(first)"
       }
     return "\(position): \(keyPath.isEmpty ? "(document root)" : keyPath): \(reason)"
   }

@@ -5,8 +5,9 @@ extension TrackingRules {
   public enum Format: String, Sendable, Hashable, CaseIterable {
     /// JSON, UTF-8.
     case json
-    /// An XML property list, read with `PropertyListDecoder`. Binary property lists are refused
-    /// (their nesting cannot be checked before decoding).
+    /// An XML property list. The loader reads it with its own bounded-depth XML reader and hands
+    /// `PropertyListDecoder` only the values it read, written out again. Binary property lists are
+    /// refused (their nesting cannot be checked before decoding).
     case propertyList
   }
 
@@ -37,11 +38,13 @@ extension TrackingRules {
   /// has at once.
   ///
   /// Checks, in order, each refusing the whole document: size (``maximumByteCount``), UTF-8
-  /// validity, nesting depth (``maximumNestingDepth``), then the syntax, which must be valid JSON or
-  /// an XML property list. It then decodes with `JSONDecoder` or `PropertyListDecoder` and checks
-  /// the values, collecting every value of the wrong type, unknown key and value out of range; when
-  /// there is any, it throws them all in one ``AutoTrackError/rulesInvalid(file:defects:)``, each
-  /// with its key path, line and column.
+  /// validity, nesting depth (``maximumNestingDepth``, however a tag or bracket is spelled), then the
+  /// syntax, which must be valid JSON or an XML property list. It then decodes with `JSONDecoder` or
+  /// `PropertyListDecoder` and checks the values, collecting every value of the wrong type, unknown
+  /// key, key given twice in one object and value out of range; when there is any, it throws them all
+  /// in one ``AutoTrackError/rulesInvalid(file:defects:)``, each with its key path, line and column.
+  /// No document of at most ``maximumByteCount`` bytes can exhaust the stack: the decoders only see
+  /// documents whose nesting the loader has bounded.
   ///
   /// ```swift
   /// do {
@@ -100,9 +103,19 @@ extension TrackingRules {
       throw .rulesNestingTooDeep(file: file, depth: depth, limit: maximumNestingDepth)
     }
     let map: RulesSourceMap
+    var decoded = data
     do {
       let bytes = [UInt8](data)
-      map = try format == .json ? JSONSourceScanner.scan(bytes) : PlistSourceScanner.scan(bytes)
+      switch format {
+      case .json:
+        map = try JSONSourceScanner.scan(bytes)
+      case .propertyList:
+        let scan = try PlistSourceScanner.scan(bytes)
+        map = scan.map
+        decoded = Data(scan.rewritten)
+      }
+    } catch  where error.isNestingTooDeep {
+      throw .rulesNestingTooDeep(file: file, depth: maximumNestingDepth + 1, limit: maximumNestingDepth)
     } catch {
       throw .rulesInvalid(file: file, defects: [error.defect])
     }
@@ -113,11 +126,11 @@ extension TrackingRules {
       case .json:
         let decoder = JSONDecoder()
         decoder.userInfo[RulesDefectCollector.userInfoKey] = collector
-        rules = try decoder.decode(TrackingRules.self, from: data)
+        rules = try decoder.decode(TrackingRules.self, from: decoded)
       case .propertyList:
         let decoder = PropertyListDecoder()
         decoder.userInfo[RulesDefectCollector.userInfoKey] = collector
-        rules = try decoder.decode(TrackingRules.self, from: data)
+        rules = try decoder.decode(TrackingRules.self, from: decoded)
       }
     } catch let error as DecodingError {
       collector.record(error)

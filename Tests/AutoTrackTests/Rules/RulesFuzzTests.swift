@@ -45,75 +45,10 @@ import Testing
   }
 }
 
-/// A document as a tree, written out as JSON or as an XML property list.
-indirect enum RulesNode {
-  case object([(key: String, value: RulesNode)])
-  case array([RulesNode])
-  case string(String)
-  case int(Int)
-  case bool(Bool)
-  case double(Double)
-
-  func json() -> String {
-    switch self {
-    case .object(let members):
-      "{" + members.map { Self.jsonString($0.key) + ":" + $0.value.json() }.joined(separator: ",") + "}"
-    case .array(let elements): "[" + elements.map { $0.json() }.joined(separator: ",") + "]"
-    case .string(let text): Self.jsonString(text)
-    case .int(let value): String(value)
-    case .bool(let value): String(value)
-    case .double(let value): String(value)
-    }
-  }
-
-  static func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
-
-  func plist() -> String {
-    switch self {
-    case .object(let members):
-      "<dict>" + members.map { "<key>\(Self.xml($0.key))</key>" + $0.value.plist() }.joined() + "</dict>"
-    case .array(let elements): "<array>" + elements.map { $0.plist() }.joined() + "</array>"
-    case .string(let text): "<string>\(Self.xml(text))</string>"
-    case .int(let value): "<integer>\(value)</integer>"
-    case .bool(let value): value ? "<true/>" : "<false/>"
-    case .double(let value): "<real>\(value)</real>"
-    }
-  }
-
-  static func xml(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;")
-  }
-
-  /// The kind of value, to pick a different one.
-  var kind: Int {
-    switch self {
-    case .object: 0
-    case .array: 1
-    case .string: 2
-    case .int: 3
-    case .bool: 4
-    case .double: 5
-    }
-  }
-}
-
 struct RulesDocumentGenerator {
   enum Break: String, CaseIterable {
-    case none, wrongType, unknownKey, emptyEventID, debounceOutOfRange, deepNesting, invalidUTF8, truncated
+    case none, wrongType, unknownKey, duplicateKey, emptyEventID, debounceOutOfRange, deepNesting, invalidUTF8
+    case truncated
 
     var jsonOnly: Bool { self == .invalidUTF8 }
   }
@@ -302,10 +237,17 @@ struct RulesDocumentGenerator {
     if sites.count < 2 { breaks.removeAll { $0 == .wrongType } }
     let kind = random.pick(breaks)
     let label = "\(plist ? "plist" : "json") \(kind)"
+    // Container tags spelled as an XML reader may meet them: whitespace or attributes after the name.
+    let spelling = random.pick(["", " ", "\t", "\r", "\n", " id=\"x\"\r"])
+    let closing = spelling.hasPrefix(" id") ? "\r" : spelling
     func serialize(_ node: RulesNode) -> Data {
       if plist {
-        return Data(
-          ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">" + node.plist() + "</plist>").utf8)
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">" + node.plist() + "</plist>"
+        for name in ["dict", "array"] {
+          text = text.replacingOccurrences(of: "<\(name)>", with: "<\(name)\(spelling)>")
+            .replacingOccurrences(of: "</\(name)>", with: "</\(name)\(closing)>")
+        }
+        return Data(text.utf8)
       }
       return Data(node.json().utf8)
     }
@@ -339,6 +281,26 @@ struct RulesDocumentGenerator {
           return .object(members + [(key, .int(1))])
         })
       expected = .failure(.rulesInvalid(file: file, defects: [Self.defect(site.keyPath, .unknownKey(key))]))
+    case .duplicateKey:
+      // A member of the root or of a fixed-key object given twice, with the same value.
+      var chosen: (keyPath: String, key: String)?
+      let candidates = [Site(keyPath: "")] + sites.filter(\.isStructObject)
+      let site = random.pick(candidates)
+      data = serialize(
+        Self.replacing(tree, at: site.keyPath) { node in
+          guard case .object(let members) = node, !members.isEmpty else { return node }
+          let member = random.pick(members)
+          chosen = (site.keyPath.isEmpty ? member.key : site.keyPath + "." + member.key, member.key)
+          return .object(members + [member])
+        })
+      guard let chosen else {
+        expected = .success(rules)
+        break
+      }
+      expected = .failure(
+        .rulesInvalid(
+          file: file, defects: [Self.defect(chosen.keyPath, .duplicateKey(first: SourcePosition(line: 0, column: 0)))]
+        ))
     case .emptyEventID:
       let site = random.pick(sites.filter(\.isEventID))
       data = serialize(Self.replacing(tree, at: site.keyPath) { _ in .string("") })
@@ -422,42 +384,11 @@ struct RulesDocumentGenerator {
           defect.keyPath == want.keyPath
         else { return "threw \(error); expected one defect at '\(wantedDefects.first?.keyPath ?? "")'" }
         if case .wrongType = want.problem { return nil }
+        if case .duplicateKey = want.problem, case .duplicateKey = defect.problem { return nil }
         return defect.problem == want.problem ? nil : "threw \(error); expected \(want.problem)"
       default:
         return error == wanted ? nil : "threw \(error); expected \(wanted)"
       }
     }
-  }
-}
-
-extension AutoTrackError {
-  /// The file a rules error names; `nil` for other errors.
-  var rulesFile: String? {
-    switch self {
-    case .rulesFileUnreadable(let file, _), .rulesTooLarge(let file, _, _), .rulesInvalidUTF8(let file, _),
-      .rulesNestingTooDeep(let file, _, _), .rulesFormatUnsupported(let file, _), .rulesInvalid(let file, _):
-      file
-    default: nil
-    }
-  }
-}
-
-/// A tiny seeded generator (SplitMix64), so every case replays from its seed.
-struct RulesFuzzRandom: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-  mutating func oneIn(_ n: Int) -> Bool { below(n) == 0 }
-  mutating func pick<C: RandomAccessCollection>(_ elements: C) -> C.Element where C.Index == Int {
-    elements[elements.startIndex + below(elements.count)]
   }
 }

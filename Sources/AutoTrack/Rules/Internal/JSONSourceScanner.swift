@@ -2,7 +2,8 @@
 ///
 /// It is not a decoder: `JSONDecoder` still turns the document into rules. It exists so that a
 /// syntax error names its line, column and key path, and every defect the decoder finds names its
-/// line and column. Recursion is bounded by ``TrackingRules/maximumNestingDepth``, checked before.
+/// line and column. Recursion is bounded by ``TrackingRules/maximumNestingDepth``. A key given twice
+/// in one object is recorded: `JSONDecoder` would keep one of the values without a word.
 struct JSONSourceScanner {
   private var cursor: SourceCursor
   private var map = RulesSourceMap()
@@ -35,7 +36,11 @@ struct JSONSourceScanner {
   }
 
   private mutating func value(at path: [RulesPathComponent], depth: Int) throws(RulesSyntaxError) {
-    guard depth <= TrackingRules.maximumNestingDepth else { throw error(path, "nested too deeply") }
+    guard depth <= TrackingRules.maximumNestingDepth else {
+      var tooDeep = error(path, "nested too deeply")
+      tooDeep.isNestingTooDeep = true
+      throw tooDeep
+    }
     let start = cursor.position
     switch cursor.current {
     case UInt8(ascii: "{"):
@@ -72,7 +77,7 @@ struct JSONSourceScanner {
       guard cursor.current == UInt8(ascii: "\"") else { throw unexpected(path, expecting: "a key in quotes") }
       let keyStart = cursor.position
       let member = path + [.key(try string(at: path))]
-      map.keys[member] = keyStart
+      map.recordKey(member, at: keyStart)
       cursor.skipWhitespace()
       guard cursor.current == UInt8(ascii: ":") else { throw unexpected(member, expecting: "':' after the key") }
       cursor.advance()

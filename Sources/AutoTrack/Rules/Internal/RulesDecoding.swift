@@ -43,11 +43,18 @@ final class RulesDefectCollector: Sendable {
 }
 
 extension RulesDefectCollector {
-  /// Everything recorded, as defects placed with the source map and worded for the format, in document
-  /// order (defects at one place in the order they were found).
+  /// Everything recorded, and every key the source map saw given twice, as defects placed with the
+  /// source map and worded for the format, in document order (defects at one place in the order they
+  /// were found).
   func defects(map: RulesSourceMap, format: TrackingRules.Format) -> [RulesDefect] {
-    let placed = findings.enumerated().map { order, found in
+    var placed = findings.enumerated().map { order, found in
       (order, Self.defect(found.finding, at: found.path, map: map, format: format))
+    }
+    for duplicate in map.duplicateKeys {
+      let defect = RulesDefect(
+        keyPath: RulesSourceMap.keyPath(duplicate.path), position: duplicate.position,
+        problem: .duplicateKey(first: duplicate.first))
+      placed.append((placed.count, defect))
     }
     return placed.sorted { ($0.1.position, $0.0) < ($1.1.position, $1.0) }.map(\.1)
   }

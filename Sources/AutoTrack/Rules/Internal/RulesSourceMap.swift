@@ -11,6 +11,21 @@ struct RulesSourceMap {
   var values: [[RulesPathComponent]: (position: SourcePosition, kind: String)] = [:]
   /// Where the key of each object member starts, by the path of the member's value.
   var keys: [[RulesPathComponent]: SourcePosition] = [:]
+  /// Each key given again in the same object, by the path of its member, where it is given again and
+  /// where it was first given. Decoders keep one of the values silently, so the loader refuses these.
+  var duplicateKeys: [(path: [RulesPathComponent], position: SourcePosition, first: SourcePosition)] = []
+
+  /// Records where the key of the member at `path` starts, or, when the object already has that key,
+  /// that it is given twice. Keys inside a member given twice are not compared again: their paths
+  /// repeat the first member's, and one report for the outer key is the useful one.
+  mutating func recordKey(_ path: [RulesPathComponent], at position: SourcePosition) {
+    guard let first = keys[path] else {
+      keys[path] = position
+      return
+    }
+    let insideDuplicate = duplicateKeys.contains { $0.path.count < path.count && path.starts(with: $0.path) }
+    if !insideDuplicate { duplicateKeys.append((path, position, first)) }
+  }
 
   /// The position of the value at `path`, or of its nearest ancestor the map knows.
   func position(of path: [RulesPathComponent]) -> SourcePosition {
@@ -62,6 +77,9 @@ struct RulesSyntaxError: Error {
   var position: SourcePosition
   var path: [RulesPathComponent]
   var reason: String
+  /// Set when the document nests deeper than ``TrackingRules/maximumNestingDepth``; the loader
+  /// reports that as ``AutoTrackError/rulesNestingTooDeep(file:depth:limit:)`` rather than a defect.
+  var isNestingTooDeep = false
 
   var defect: RulesDefect {
     RulesDefect(keyPath: RulesSourceMap.keyPath(path), position: position, problem: .syntax(reason: reason))
