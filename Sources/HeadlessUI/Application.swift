@@ -37,9 +37,14 @@ public protocol ApplicationDelegate: AnyObject {
 }
 
 extension ApplicationDelegate {
-  /// Does nothing.
+  /// Ignores the action. The application calls this just before it performs the action and performs it
+  /// whatever the delegate does, so implementing it only observes; a hook on an
+  /// ``ApplicationDelegateProxy`` in ``Application/delegateSlot`` sees every action even when the
+  /// delegate keeps this default.
   public func application(_ application: Application, willSendAction action: SentAction) {}
-  /// Does nothing.
+  /// Ignores the step. The application hears of it last: after the screen's own method (such as
+  /// ``Screen/viewDidAppear()``) and its ``Screen/lifecycleDelegate`` ran, with ``Screen/appearance``
+  /// already updated.
   public func application(_ application: Application, screen: Screen, didReach event: ScreenLifecycleEvent) {}
 }
 

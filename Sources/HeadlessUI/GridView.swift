@@ -114,15 +114,19 @@ extension GridViewDelegate {
   public func gridView(_ gridView: GridView, shouldHighlightItemAt indexPath: IndexPath) -> Bool { true }
   /// `true`: items select.
   public func gridView(_ gridView: GridView, shouldSelectItemAt indexPath: IndexPath) -> Bool { true }
-  /// Does nothing.
+  /// Ignores the selection. The grid calls this after a tap selected the item, which stays selected
+  /// whatever the delegate does; ``GridView/selectItem(at:)`` selects without calling it.
   public func gridView(_ gridView: GridView, didSelectItemAt indexPath: IndexPath) {}
   /// `true`: items deselect.
   public func gridView(_ gridView: GridView, shouldDeselectItemAt indexPath: IndexPath) -> Bool { true }
-  /// Does nothing.
+  /// Ignores the deselection. The grid calls this after a tap deselected the item, including each item a
+  /// single-selection tap moves away from; ``GridView/deselectItem(at:)`` deselects without calling it.
   public func gridView(_ gridView: GridView, didDeselectItemAt indexPath: IndexPath) {}
   /// `nil`: the grid's ``GridView/itemSize``.
   public func gridView(_ gridView: GridView, sizeForItemAt indexPath: IndexPath) -> Size? { nil }
-  /// Does nothing.
+  /// Leaves the cell as the data source made it. The grid calls this while ``GridView/reloadData()``
+  /// loads its items, once the cell is in the grid with its ``GridCell/indexPath`` set, so an
+  /// implementation can still restyle the cell before anyone reads it.
   public func gridView(_ gridView: GridView, willDisplay cell: GridCell, forItemAt indexPath: IndexPath) {}
 }
 
@@ -181,7 +185,8 @@ open class GridView: ScrollableView {
   /// The size of items whose delegate gives none.
   public var itemSize = Size(width: 50, height: 50)
 
-  /// Whether taps select items.
+  /// Whether taps select items. When `false`, ``tapItem(at:)`` asks and tells the delegate nothing and
+  /// returns `nil`; ``selectItem(at:)`` still selects.
   public var allowsSelection: Bool = true
 
   /// Whether several items can be selected; a tap on a selected item then deselects it.

@@ -136,15 +136,20 @@ extension ListViewDelegate {
   public func listView(_ listView: ListView, shouldHighlightRowAt indexPath: IndexPath) -> Bool { true }
   /// `indexPath`: the tapped row is selected.
   public func listView(_ listView: ListView, willSelectRowAt indexPath: IndexPath) -> IndexPath? { indexPath }
-  /// Does nothing.
+  /// Ignores the selection. The list calls this after a tap selected the row (the one
+  /// `listView(_:willSelectRowAt:)` chose), which stays selected whatever the delegate does;
+  /// ``ListView/selectRow(at:)`` selects without calling it.
   public func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {}
   /// `indexPath`: the row is deselected.
   public func listView(_ listView: ListView, willDeselectRowAt indexPath: IndexPath) -> IndexPath? { indexPath }
-  /// Does nothing.
+  /// Ignores the deselection. The list calls this after a tap deselected the row, including each row a
+  /// single-selection tap moves away from; ``ListView/deselectRow(at:)`` deselects without calling it.
   public func listView(_ listView: ListView, didDeselectRowAt indexPath: IndexPath) {}
   /// `nil`: the list's ``ListView/rowHeight``.
   public func listView(_ listView: ListView, heightForRowAt indexPath: IndexPath) -> Double? { nil }
-  /// Does nothing.
+  /// Leaves the cell as the data source made it. The list calls this while ``ListView/reloadData()``
+  /// loads its rows, once the cell is in the list with its ``ListCell/indexPath`` set, so an
+  /// implementation can still restyle the cell before anyone reads it.
   public func listView(_ listView: ListView, willDisplay cell: ListCell, forRowAt indexPath: IndexPath) {}
 }
 
@@ -213,7 +218,8 @@ open class ListView: ScrollableView {
   /// The height of rows whose delegate gives none.
   public var rowHeight: Double = 44
 
-  /// Whether taps select rows.
+  /// Whether taps select rows. When `false`, ``tapRow(at:)`` asks and tells the delegate nothing and
+  /// returns `nil`; ``selectRow(at:)`` still selects.
   public var allowsSelection: Bool = true
 
   /// Whether several rows can be selected; a tap on a selected row then deselects it.

@@ -59,13 +59,18 @@ public protocol ScreenLifecycleDelegate: AnyObject {
 }
 
 extension ScreenLifecycleDelegate {
-  /// Does nothing.
+  /// Ignores the step. The screen calls this with its view loaded, ``Screen/appearance`` already
+  /// ``ScreenAppearance/appearing`` and ``Screen/viewWillAppear()`` run; the screen appears regardless.
   public func screenWillAppear(_ screen: Screen) {}
-  /// Does nothing.
+  /// Ignores the step. The screen calls this with ``Screen/appearance`` already
+  /// ``ScreenAppearance/appeared`` and ``Screen/viewDidAppear()`` run, before the application hears of it.
   public func screenDidAppear(_ screen: Screen) {}
-  /// Does nothing.
+  /// Ignores the step. The screen calls this with ``Screen/appearance`` already
+  /// ``ScreenAppearance/disappearing`` and ``Screen/viewWillDisappear()`` run; it cannot keep the screen.
   public func screenWillDisappear(_ screen: Screen) {}
-  /// Does nothing.
+  /// Ignores the step. The screen calls this with ``Screen/appearance`` back to
+  /// ``ScreenAppearance/disappeared`` and ``Screen/viewDidDisappear()`` run, before the application
+  /// hears of it.
   public func screenDidDisappear(_ screen: Screen) {}
 }
 
@@ -153,19 +158,26 @@ open class Screen: Responder {
   /// - Returns: The root view.
   open func loadView() -> View { View() }
 
-  /// Called once, after the root view was created.
+  /// Called once, on the first access to ``view``, right after ``loadView()`` made it. The default
+  /// does nothing; an override need not call `super`.
   open func viewDidLoad() {}
 
-  /// Called when the screen is about to appear.
+  /// Called when the screen is about to appear, with ``view`` loaded and ``appearance`` already
+  /// ``ScreenAppearance/appearing``, before the lifecycle and application delegates hear of it. The
+  /// default does nothing; an override need not call `super`.
   open func viewWillAppear() {}
 
-  /// Called when the screen appeared.
+  /// Called when the screen appeared, with ``appearance`` already ``ScreenAppearance/appeared``,
+  /// before the lifecycle and application delegates hear of it. The default does nothing.
   open func viewDidAppear() {}
 
-  /// Called when the screen is about to disappear.
+  /// Called when the screen is about to disappear, with ``appearance`` already
+  /// ``ScreenAppearance/disappearing``, before the lifecycle and application delegates hear of it.
+  /// The default does nothing.
   open func viewWillDisappear() {}
 
-  /// Called when the screen disappeared.
+  /// Called when the screen disappeared, with ``appearance`` back to ``ScreenAppearance/disappeared``,
+  /// before the lifecycle and application delegates hear of it. The default does nothing.
   open func viewDidDisappear() {}
 
   /// Runs one lifecycle step: state, own method, lifecycle delegate, application delegate.

@@ -33,11 +33,15 @@ public protocol ScrollViewDelegate: AnyObject {
 }
 
 extension ScrollViewDelegate {
-  /// Does nothing.
+  /// Ignores the move. Called after ``ScrollableView/contentOffset`` changed: once per step of
+  /// ``ScrollableView/drag(to:steps:)``, and once for ``ScrollableView/setContentOffset(_:)`` when the
+  /// offset differs.
   public func scrollViewDidScroll(_ scrollView: ScrollableView) {}
-  /// Does nothing.
+  /// Ignores the drag, which goes ahead whatever the delegate does. Called before the first move, with
+  /// ``ScrollableView/isDragging`` already `true`.
   public func scrollViewWillBeginDragging(_ scrollView: ScrollableView) {}
-  /// Does nothing.
+  /// Ignores the end of the drag. Called after the last move, with ``ScrollableView/isDragging`` back to
+  /// `false` and the content at its final offset.
   public func scrollViewDidEndDragging(_ scrollView: ScrollableView, willDecelerate decelerate: Bool) {}
 }
 

@@ -54,7 +54,9 @@ public protocol TextFieldDelegate: AnyObject {
 extension TextFieldDelegate {
   /// `true`: editing may begin.
   public func textFieldShouldBeginEditing(_ textField: TextField) -> Bool { true }
-  /// Does nothing.
+  /// Ignores the start. The field calls this once per editing session, after
+  /// `textFieldShouldBeginEditing(_:)` allowed it and ``TextField/isEditing`` became `true`; typing
+  /// into a field that is already editing does not call it again.
   public func textFieldDidBeginEditing(_ textField: TextField) {}
   /// `true`: the change happens.
   public func textField(
@@ -62,7 +64,8 @@ extension TextFieldDelegate {
   ) -> Bool { true }
   /// `true`: return is accepted.
   public func textFieldShouldReturn(_ textField: TextField) -> Bool { true }
-  /// Does nothing.
+  /// Ignores the end. ``TextField/endEditing()`` calls this after ``TextField/isEditing`` became
+  /// `false`, without asking first, so the delegate cannot keep the field editing.
   public func textFieldDidEndEditing(_ textField: TextField) {}
 }
 
@@ -77,13 +80,15 @@ extension TextFieldDelegate {
 /// ```
 @MainActor
 open class TextField: Control {
-  /// The current text.
+  /// The current text. Setting it asks the delegate nothing and sends no `editingChanged`; the
+  /// simulated edits (``type(_:)``, ``replaceCharacters(in:with:)``, ``deleteBackward()``) do both.
   public var text: String = ""
 
   /// The text shown while the field is empty.
   public var placeholder: String?
 
-  /// Whether the field is being edited.
+  /// Whether the field is being edited: from a ``beginEditing()`` the delegate allowed (any simulated
+  /// edit begins one) until ``endEditing()``.
   public private(set) var isEditing: Bool = false
 
   /// The delegate, held weakly. Proxies installed on ``delegateSlot`` sit in front of it.
@@ -97,7 +102,8 @@ open class TextField: Control {
   /// Who the field calls: the first installed proxy, else the delegate.
   var dispatchTarget: (any TextFieldDelegate)? { delegateSlot.head ?? delegate }
 
-  /// The text.
+  /// The field's ``text``, empty rather than `nil` when nothing is typed; the placeholder is not
+  /// content.
   open override var textContent: String? { text }
 
   /// Starts editing unless the delegate refuses: should-begin, then did-begin.
