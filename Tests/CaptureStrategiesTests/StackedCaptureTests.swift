@@ -137,8 +137,8 @@ import Testing
     }
   }
 
-  // The mistake of issue 14, `let r: String? = try? object.send(Sel.scale, 5.0)`, no longer
-  // compiles: without `returning:` the only candidate is the `Void` overload, and `()?` is not
+  // `let r: String? = try? object.send(Sel.scale, 5.0)`, which would read as a nil result, does
+  // not compile: without `returning:` the only candidate is the `Void` overload, and `()?` is not
   // `String?`. That guarantee is the compiler's and needs no test here. What remains possible is
   // naming a wrong type on purpose, and that must be reported, through every strategy's path.
   @Test(

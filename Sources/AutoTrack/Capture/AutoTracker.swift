@@ -11,7 +11,7 @@ import HeadlessUI
 /// let tracker = AutoTracker(sink: sink, configuration: .init(rules: rules))
 /// try tracker.start(app)
 /// try list.tapRow(at: IndexPath(row: 2, section: 0))   // → one element_click in the sink
-/// tracker.stop()                                        // AutoTrack's hooks removed, hosts as before
+/// tracker.stop()                                        // AutoTrack's hooks removed from every host
 /// ```
 ///
 /// ### Where it captures

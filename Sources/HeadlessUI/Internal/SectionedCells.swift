@@ -15,7 +15,7 @@ extension GridCell: SectionedCell {}
 /// load and tap mechanism both share.
 ///
 /// The host keeps what differs: which data source and delegate methods it calls. It hands them in as
-/// closures, so each host calls its own methods in the same order as before.
+/// closures, so each host still calls its own delegate's methods, in UIKit's order.
 @MainActor
 final class SectionedCells<Cell: SectionedCell, Extent> {
   /// What a tap asks and tells, bound to the host's dispatch target for the length of one tap.

@@ -30,7 +30,7 @@ let strategyIDs = ["wrapping", "subclass", "proxy"]
 ///   strategy every sample also checks that exactly `C` generated classes were
 ///   made, one per original class however many instances share it. One group
 ///   per strategy, `install-memory-<strategy>`, with `memory-<strategy>-i100-c1`
-///   as its baseline. Target (DESIGN, CaptureStrategies article): the dynamic
+///   as its baseline. Target: the dynamic
 ///   subclass's memory is flat per class — at 10,000 instances over 1 or 100
 ///   classes each instance retains at most 1.1× what it does at 100 instances of
 ///   one class, because instances of a class share one generated subclass.
