@@ -4,6 +4,12 @@ import Foundation
 enum RulesInputCheck {
   /// The offset of the first byte that is not valid UTF-8, or `nil`.
   static func firstInvalidUTF8Offset(in data: Data) -> Int? {
+    // The standard library's validation of contiguous bytes is fast; the offset is only looked for
+    // in a document already known to be invalid.
+    let valid = data.withUnsafeBytes { raw in
+      raw.withMemoryRebound(to: UInt8.self) { String(validating: $0, as: UTF8.self) != nil }
+    }
+    if valid { return nil }
     var iterator = data.makeIterator()
     var parser = Unicode.UTF8.ForwardParser()
     var offset = 0

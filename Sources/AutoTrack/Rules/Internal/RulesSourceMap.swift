@@ -123,10 +123,8 @@ struct SourceCursor {
 
   /// Whether the bytes at the cursor are `text`; moves past them when they are.
   mutating func skip(_ text: String) -> Bool {
-    let utf8 = Array(text.utf8)
-    guard index + utf8.count <= bytes.count, bytes[index..<(index + utf8.count)].elementsEqual(utf8) else {
-      return false
-    }
+    let utf8 = text.utf8
+    guard index + utf8.count <= bytes.count, bytes[index...].starts(with: utf8) else { return false }
     for _ in utf8 { advance() }
     return true
   }
