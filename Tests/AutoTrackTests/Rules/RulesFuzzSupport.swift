@@ -1,4 +1,5 @@
 import AutoTrack
+import DelegateProxyKitTestSupport
 import Foundation
 
 /// A document as a tree, written out as JSON or as an XML property list.
@@ -76,25 +77,5 @@ extension AutoTrackError {
       file
     default: nil
     }
-  }
-}
-
-/// A tiny seeded generator (SplitMix64), so every case replays from its seed.
-struct RulesFuzzRandom: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-  mutating func oneIn(_ n: Int) -> Bool { below(n) == 0 }
-  mutating func pick<C: RandomAccessCollection>(_ elements: C) -> C.Element where C.Index == Int {
-    elements[elements.startIndex + below(elements.count)]
   }
 }

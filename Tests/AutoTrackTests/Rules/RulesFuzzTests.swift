@@ -1,4 +1,5 @@
 import AutoTrack
+import DelegateProxyKitTestSupport
 import Foundation
 import Testing
 
@@ -61,10 +62,10 @@ struct RulesDocumentGenerator {
     var isEventID = false
   }
 
-  var random: RulesFuzzRandom
+  var random: SplitMix64
   var sites: [Site] = []
 
-  init(seed: UInt64) { random = RulesFuzzRandom(seed: seed) }
+  init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
   // MARK: Generating valid documents
 
