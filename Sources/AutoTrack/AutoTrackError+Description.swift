@@ -17,6 +17,10 @@ extension AutoTrackError: CustomStringConvertible {
     case .flushIncomplete(let pendingCount, let lastFailure):
       "the flush ended with \(pendingCount) event(s) still waiting; they stay queued and are retried"
         + (lastFailure.map { " (last attempt: \($0))" } ?? " (a retry delay was still running)")
+    case .storeBufferFull(let path, let limit):
+      "the store at \(path) refused an event: its write buffer holds \(limit) bytes waiting for a failing disk"
+    case .storeFileReplaced(let path, let lost):
+      "\(path) was removed or replaced while the store had it open; \(lost) unacknowledged event(s) went with it"
     case .rulesFileUnreadable(let file, let reason):
       "\(file): the rules file cannot be read: \(reason)"
     case .rulesTooLarge(let file, let byteCount, let limit):

@@ -69,6 +69,28 @@ public enum AutoTrackError: Error, Equatable, Sendable {
   ///     still waiting out a retry delay and did not try.
   case flushIncomplete(pendingCount: Int, lastFailure: DeliveryFailure?)
 
+  /// A ``JSONLinesStore`` refused an event because its write buffer is full.
+  ///
+  /// The buffer fills only while writes fail (a full disk, a file-size limit). The refused event
+  /// is counted in ``JSONLinesStore/Statistics/droppedOverCapacityCount``; the buffered ones are kept.
+  ///
+  /// - Parameters:
+  ///   - path: The store's directory.
+  ///   - limit: The buffer's capacity in bytes, ``JSONLinesStore/Configuration/maximumBufferedBytes``.
+  case storeBufferFull(path: String, limit: Int)
+
+  /// The file a ``JSONLinesStore`` writes to is no longer the file at its path: it was unlinked, its
+  /// directory removed, or another file put in its place.
+  ///
+  /// The store did not acknowledge what went into the lost file. It opens a new file at the path
+  /// (creating the directory again) and writes the events it still buffers there.
+  ///
+  /// - Parameters:
+  ///   - path: The active file's path.
+  ///   - lostEventCount: Events written to the lost file since the last acknowledged flush; they
+  ///     are counted in ``JSONLinesStore/Statistics/lostWithReplacedFileCount``.
+  case storeFileReplaced(path: String, lostEventCount: Int)
+
   // MARK: Capture, rules and validation
 
   /// A rules file could not be read from disk.

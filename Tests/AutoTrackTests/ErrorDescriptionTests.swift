@@ -15,6 +15,8 @@ import Testing
     .invalidConfiguration(parameter: "maximumBatchSize", reason: "must be at least 1"),
     .sinkClosed(path: "/tmp/events"),
     .flushIncomplete(pendingCount: 3, lastFailure: .httpStatus(code: 503)),
+    .storeBufferFull(path: "/tmp/events", limit: 4_194_304),
+    .storeFileReplaced(path: "/tmp/events/events.jsonl", lostEventCount: 12),
     .rulesFileUnreadable(file: "rules.json", reason: "no such file"),
     .rulesTooLarge(file: "rules.json", byteCount: 2_000_000, limit: 1_048_576),
     .rulesInvalidUTF8(file: "rules.json", byteOffset: 17),
@@ -33,6 +35,8 @@ import Testing
     case .invalidConfiguration: "invalidConfiguration"
     case .sinkClosed: "sinkClosed"
     case .flushIncomplete: "flushIncomplete"
+    case .storeBufferFull: "storeBufferFull"
+    case .storeFileReplaced: "storeFileReplaced"
     case .rulesFileUnreadable: "rulesFileUnreadable"
     case .rulesTooLarge: "rulesTooLarge"
     case .rulesInvalidUTF8: "rulesInvalidUTF8"
@@ -44,7 +48,7 @@ import Testing
   }
 
   @Test func theSamplesCoverEveryCase() {
-    #expect(Set(Self.samples.map(Self.caseName)).count == 13)
+    #expect(Set(Self.samples.map(Self.caseName)).count == 15)
   }
 
   @Test(arguments: samples)

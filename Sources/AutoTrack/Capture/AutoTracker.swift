@@ -89,6 +89,12 @@ public final class AutoTracker {
     self.builder = EventBuilder(makeEventID: configuration.makeEventID, debugOutput: configuration.debugOutput)
   }
 
+  /// The number of kept events the ``sink`` refused (its ``EventSink/send(_:)`` threw); the sink counts them too.
+  public private(set) var refusedEventCount = 0
+
+  /// Why the ``sink`` last refused an event, or `nil` when it never did.
+  public private(set) var lastRefusal: AutoTrackError?
+
   /// Whether the tracker is tracking an application.
   public var isTracking: Bool { application != nil }
 
@@ -272,6 +278,11 @@ public final class AutoTracker {
     debugOutput?.write(.capture(event: name, elementPath: subject.path, decision: decision))
     guard decision == .kept else { return }
     let timestamp = timestampOriginMs + now.wholeMilliseconds
-    sink.send(builder.event(for: capture, about: subject, named: name, rules: rules, timestampMs: timestamp))
+    do {
+      try sink.send(builder.event(for: capture, about: subject, named: name, rules: rules, timestampMs: timestamp))
+    } catch {
+      refusedEventCount += 1
+      lastRefusal = error
+    }
   }
 }

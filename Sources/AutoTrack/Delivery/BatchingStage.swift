@@ -240,14 +240,17 @@ public final class BatchingStage: EventSink {
   /// - Complexity: O(1) amortized.
   public func send(_ event: TrackedEvent) {
     let now = clock.now()
+    var outboxError: AutoTrackError?
     let (report, wake) = state.withLock { state -> (Report?, Bool) in
-      outbox?.send(event)
+      // The queue keeps the event whatever the outbox says; its refusal is reported.
+      do throws(AutoTrackError) { try outbox?.send(event) } catch { outboxError = error }
       state.statistics.sentCount += 1
       let wasEmpty = state.queue.isEmpty
       state.queue.append(Queued(event: event, enqueuedAt: now))
       let report = BatchingStage.dropOverflow(&state, capacity: configuration.queueCapacity)
       return (report, wasEmpty || state.queue.count >= configuration.maximumBatchSize)
     }
+    if let outboxError { emit([.outboxFailed(error: outboxError)]) }
     if let report { emit([report]) }
     if wake { wakeDriver() }
   }

@@ -5,23 +5,31 @@ import Foundation
 /// Capture runs on the main actor and must never wait for a disk or a
 /// network, so the protocol is split in two:
 /// - ``send(_:)`` is synchronous and cheap: it hands the event over (to a
-///   buffer or a queue) and returns. It never throws; whatever a sink has to
-///   drop is counted in its statistics and reported, never dropped silently.
+///   buffer or a queue) and returns. It throws only to refuse an event it will
+///   not take (a ``JSONLinesStore`` that is closed or whose buffer is full, a
+///   property JSON cannot hold); an event it returns from normally is accepted,
+///   and whatever a sink later has to drop is counted in its statistics and
+///   reported, never dropped silently.
 /// - ``flush()`` is asynchronous and does the slow part on demand: write and
 ///   sync the file, upload the queued batches. Its answer says how far the
 ///   sink got.
 ///
 /// ```swift
 /// let sink: any EventSink = try JSONLinesStore(configuration: .init(directory: url))
-/// sink.send(event)                      // buffered, returns at once
+/// try sink.send(event)                  // buffered, returns at once
 /// let ack = try await sink.flush()      // durable from here on
 /// print(ack.acknowledgedCount)
 /// ```
 public protocol EventSink: AnyObject, Sendable {
   /// Hands one event to the sink without waiting for I/O.
   ///
+  /// A sink that never refuses (``InMemorySink``, ``BatchingStage``) implements it without
+  /// `throws`, so calls on those types need no `try`.
+  ///
   /// - Parameter event: The event to keep or deliver.
-  func send(_ event: TrackedEvent)
+  /// - Throws: ``AutoTrackError`` when the sink refuses the event; the sink counts the refusal
+  ///   and keeps nothing of the event.
+  func send(_ event: TrackedEvent) throws(AutoTrackError)
 
   /// Finishes the work that ``send(_:)`` deferred, as far as this sink's guarantee goes.
   ///

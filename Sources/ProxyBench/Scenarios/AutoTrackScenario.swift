@@ -93,8 +93,13 @@ private func measureEventsIntoJSONLines(_ context: MeasurementContext) -> Custom
     guard let store = try? JSONLinesStore(configuration: configuration) else { continue }
     var flushed = true
     let (nanoseconds, sampleAllocations) = context.time {
-      for event in events { store.send(event) }
-      flushed = (try? store.flush()) != nil
+      // A refused send (full buffer, closed store) makes the sample unusable, like a failed flush.
+      do {
+        for event in events { try store.send(event) }
+        try store.flush()
+      } catch {
+        flushed = false
+      }
     }
     try? store.close()
     if flushed {

@@ -13,9 +13,9 @@ final class CountingSink: EventSink {
   private let count = SanitizerVisibleMutex(0)
   init(next: any EventSink) { self.next = next }
 
-  func send(_ event: TrackedEvent) {
+  func send(_ event: TrackedEvent) throws(AutoTrackError) {
     count.withLock { $0 += 1 }
-    next.send(event)
+    try next.send(event)
   }
 
   func flush() async throws(AutoTrackError) -> FlushAcknowledgement { try await next.flush() }

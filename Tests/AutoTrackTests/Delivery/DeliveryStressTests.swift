@@ -126,7 +126,7 @@ import Testing
       clock: ManualClock())
     await runOnThreads(
       (0..<Self.threads).map { thread in
-        { for event in Self.events(of: thread).prefix(1_000) { store.send(event) } }
+        { for event in Self.events(of: thread).prefix(1_000) { #expect(throws: Never.self) { try store.send(event) } } }
       })
     try store.flush()
     let stored = try store.readAll().map(\.id)

@@ -44,7 +44,7 @@ import Testing
 
   @Test func worksThroughTheProtocol() async throws {
     let sink: any EventSink = InMemorySink()
-    sink.send(makeEvents(1)[0])
+    try sink.send(makeEvents(1)[0])
     let acknowledgement = try await sink.flush()
     #expect(acknowledgement.acknowledgedCount == 1)
   }

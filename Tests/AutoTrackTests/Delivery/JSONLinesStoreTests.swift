@@ -24,7 +24,7 @@ import Testing
     let events = makeEvents(500)
     do {
       let store = try JSONLinesStore(configuration: configuration(directory, flushEvery: 64))
-      for event in events { store.send(event) }
+      for event in events { try store.send(event) }
       let acknowledgement = try store.flush()
       #expect(acknowledgement == FlushAcknowledgement(acknowledgedCount: 500, lastAcknowledgedID: "e-499"))
       #expect(try store.readAll() == events)
@@ -43,12 +43,12 @@ import Testing
     defer { directory.remove() }
     let store = try JSONLinesStore(configuration: configuration(directory, flushEvery: 3), clock: ManualClock())
     let events = makeEvents(7)
-    for event in events.prefix(2) { store.send(event) }
+    for event in events.prefix(2) { try store.send(event) }
     #expect(store.statistics.writtenCount == 0)
     #expect(store.statistics.bufferedCount == 2)
-    store.send(events[2])
+    try store.send(events[2])
     #expect(store.statistics.writtenCount == 3)
-    for event in events.dropFirst(3) { store.send(event) }
+    for event in events.dropFirst(3) { try store.send(event) }
     #expect(store.statistics.writtenCount == 6)
     #expect(store.statistics.bufferedCount == 1)
     #expect(store.statistics.acknowledgedCount == 0, "automatic writes are not acknowledged flushes")
@@ -61,16 +61,16 @@ import Testing
     let store = try JSONLinesStore(
       configuration: configuration(directory, interval: .milliseconds(100)), clock: clock)
     let events = makeEvents(3)
-    store.send(events[0])
+    try store.send(events[0])
     clock.advance(by: .milliseconds(99))
     store.flushIfDue()
     #expect(store.statistics.writtenCount == 0)
     clock.advance(by: .milliseconds(1))
     store.flushIfDue()
     #expect(store.statistics.writtenCount == 1)
-    store.send(events[1])
+    try store.send(events[1])
     clock.advance(by: .milliseconds(150))
-    store.send(events[2])  // the send itself notices that the buffer is due
+    try store.send(events[2])  // the send itself notices that the buffer is due
     #expect(store.statistics.writtenCount == 3)
   }
 
@@ -82,7 +82,7 @@ import Testing
       configuration: configuration(directory, interval: .milliseconds(100)), clock: clock)
     let flusher = Task { await store.runAutomaticFlushing() }
     defer { flusher.cancel() }
-    store.send(makeEvents(1)[0])
+    try store.send(makeEvents(1)[0])
     var rounds = 0
     while store.statistics.writtenCount == 0, rounds < 10_000 {
       clock.advance(by: .milliseconds(100))
@@ -98,7 +98,7 @@ import Testing
     let events = makeEvents(10)
     do {
       let store = try JSONLinesStore(configuration: configuration(directory))
-      for event in events { store.send(event) }
+      for event in events { try store.send(event) }
       try store.close()
     }
     let torn = Data(#"{"id":"e-10","name":"element_cl"#.utf8)
@@ -111,7 +111,7 @@ import Testing
     #expect(store.recovery == JSONLinesStore.Recovery(tornLinesDropped: 1, tornBytesDropped: torn.count))
     #expect(try store.readAll() == events)
     let more = makeEvents(2, from: 10)
-    for event in more { store.send(event) }
+    for event in more { try store.send(event) }
     try store.flush()
     #expect(try store.readAll() == events + more)
   }
@@ -147,7 +147,7 @@ import Testing
     let events = makeEvents(60)
     let limit = 2_000
     let store = try JSONLinesStore(configuration: configuration(directory, flushEvery: 7, maximumFileBytes: limit))
-    for event in events { store.send(event) }
+    for event in events { try store.send(event) }
     try store.flush()
     let paths = store.filePaths
     #expect(paths.count > 3)
@@ -166,7 +166,7 @@ import Testing
     let events = makeEvents(60)
     let store = try JSONLinesStore(
       configuration: configuration(directory, flushEvery: 1, maximumFileBytes: 2_000, archives: 1))
-    for event in events { store.send(event) }
+    for event in events { try store.send(event) }
     try store.flush()
     let kept = try store.readAll()
     #expect(store.filePaths.count == 2)
@@ -209,33 +209,43 @@ import Testing
     }
   }
 
-  @Test func unencodableEventsAreCountedNotWritten() throws {
+  @Test func unencodableEventsAreRefusedAtSendAndCounted() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let store = try JSONLinesStore(configuration: configuration(directory))
     var events = makeEvents(3)
     events[1].properties["bad"] = .double(.nan)
-    for event in events { store.send(event) }
+    try store.send(events[0])
+    #expect {
+      try store.send(events[1])
+    } throws: { error in
+      guard case .eventEncodingFailed(let id, let reason) = error as? AutoTrackError else { return false }
+      return id == "e-1" && reason.contains("bad")
+    }
+    try store.send(events[2])
     try store.flush()
     #expect(store.statistics.droppedUnencodableCount == 1)
+    #expect(store.statistics.sentCount == 2)
     #expect(try store.readAll().map(\.id) == ["e-0", "e-2"])
   }
 
-  @Test func aClosedStoreCountsLateSendsAndRefusesFlush() throws {
+  @Test func aClosedStoreRefusesLateSendsAndFlush() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let store = try JSONLinesStore(configuration: configuration(directory))
     try store.close()
-    store.send(makeEvents(1)[0])
+    #expect(throws: AutoTrackError.sinkClosed(path: directory.url.path)) { try store.send(makeEvents(1)[0]) }
     #expect(store.statistics.droppedAfterCloseCount == 1)
+    #expect(store.statistics.sentCount == 0)
     #expect(throws: AutoTrackError.sinkClosed(path: directory.url.path)) { try store.flush() }
+    try store.close()  // a second close does nothing
   }
 
   @Test func removeAllEmptiesEveryFile() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let store = try JSONLinesStore(configuration: configuration(directory, flushEvery: 1, maximumFileBytes: 1_000))
-    for event in makeEvents(20) { store.send(event) }
+    for event in makeEvents(20) { try store.send(event) }
     try store.removeAll()
     #expect(try store.readAll().isEmpty)
     #expect(store.filePaths.count == 1)

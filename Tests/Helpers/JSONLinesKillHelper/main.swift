@@ -50,7 +50,7 @@ do {
   var sinceFlush = 0
   var flushAfter = random.next(1...40)
   for index in 0..<200_000 {
-    store.send(
+    try store.send(
       TrackedEvent(
         name: "kill_test", id: "\(tag)-\(index)", sequence: UInt64(index), timestampMs: 1_700_000_000_000,
         properties: ["run": .string(tag), "padding": .string(String(repeating: "x", count: random.next(0...120)))]))

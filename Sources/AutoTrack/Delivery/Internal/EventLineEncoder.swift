@@ -1,4 +1,5 @@
-/// Writes a ``TrackedEvent`` as one line of JSON, byte for byte as ``TrackedEvent/jsonEncoder()`` would.
+/// Writes a ``TrackedEvent`` as one line of JSON, as ``TrackedEvent/jsonEncoder()`` would, except that a
+/// `Double` always keeps a fraction or an exponent.
 ///
 /// The JSON Lines store encodes every event it is sent, and `JSONEncoder` spends
 /// most of its time on machinery an event does not need (a generic container
@@ -6,12 +7,23 @@
 /// keys in sorted order (`id`, `name`, `properties`, `sequence`, `timestamp`;
 /// property keys sorted by their UTF-8 bytes, as `.sortedKeys` does), strings
 /// escaped as `JSONEncoder` escapes them (`\"`, `\\`, `\b`, `\t`, `\n`, `\f`,
-/// `\r`, other control characters as `\u00xx`; `/` left alone), numbers as
-/// `JSONEncoder` prints them. A test compares its output with `JSONEncoder`'s.
+/// `\r`, other control characters as `\u00xx`; `/` left alone), integers as
+/// `JSONEncoder` prints them. A `Double` is written in Swift's shortest round-trip form, which
+/// always has a fraction or an exponent (`3.0`, `-0.0`, `1e+16`), where `JSONEncoder` writes `3`:
+/// that spelling is what lets ``EventLineDecoder`` give back a `Double` and not an `Int`. A test
+/// compares its output with `JSONEncoder`'s.
 struct EventLineEncoder {
   /// Thrown for a value JSON cannot hold: an infinite or NaN `Double`.
   struct NonFiniteNumber: Error {
     var key: String
+  }
+
+  /// The key of the first property holding an infinite or NaN `Double`, or `nil` when JSON can hold them all.
+  static func nonFiniteKey(in event: TrackedEvent) -> String? {
+    for (key, value) in event.properties {
+      if case .double(let number) = value, !number.isFinite { return key }
+    }
+    return nil
   }
 
   /// Appends the event's JSON (without a newline) to `buffer`; leaves `buffer` unchanged when it throws.
@@ -42,9 +54,7 @@ struct EventLineEncoder {
       case .bool(let value): buffer.append(contentsOf: (value ? "true" : "false").utf8)
       case .double(let value):
         guard value.isFinite else { throw NonFiniteNumber(key: key) }
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        buffer.append(contentsOf: text.utf8)
+        buffer.append(contentsOf: value.description.utf8)
       }
     }
     buffer.append(contentsOf: #"},"sequence":"#.utf8)

@@ -15,11 +15,23 @@ private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -
 private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }
 private func posixRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
 
+/// Which file a path or a descriptor names: its device and inode numbers.
+struct FileIdentity: Hashable {
+  var device: UInt64
+  var inode: UInt64
+
+  init(_ info: stat) {
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+  }
+}
+
 /// An open file with the handful of POSIX calls the JSON Lines store needs.
 ///
 /// Not thread-safe: each instance is owned by one `Mutex`-guarded state.
 /// Every failure becomes ``AutoTrackError/fileOperationFailed(operation:path:errno:)``
-/// naming the call and the path.
+/// naming the call and the path, with the `errno` read right after the failing call:
+/// any later call (even an allocation) may overwrite it.
 final class PosixFile {
   let path: String
   private var descriptor: Int32
@@ -28,7 +40,10 @@ final class PosixFile {
   init(appendingTo path: String) throws(AutoTrackError) {
     self.path = path
     let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw PosixFile.failure("open", path) }
+    guard fd >= 0 else {
+      let code = errno
+      throw PosixFile.failure("open", path, code)
+    }
     descriptor = fd
   }
 
@@ -36,18 +51,51 @@ final class PosixFile {
     if descriptor >= 0 { _ = posixClose(descriptor) }
   }
 
-  static func failure(_ operation: String, _ path: String) -> AutoTrackError {
-    .fileOperationFailed(operation: operation, path: path, errno: errno)
+  /// The error for a failed call; `code` is the `errno` saved at the call site.
+  static func failure(_ operation: String, _ path: String, _ code: Int32) -> AutoTrackError {
+    .fileOperationFailed(operation: operation, path: path, errno: code)
+  }
+
+  /// The identity of the open file, which stays the same when the file is renamed or unlinked.
+  func identity() throws(AutoTrackError) -> FileIdentity {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      let code = errno
+      throw PosixFile.failure("fstat", path, code)
+    }
+    return FileIdentity(info)
+  }
+
+  /// The identity of the file now at `path`, or `nil` when nothing is there.
+  static func identity(at path: String) throws(AutoTrackError) -> FileIdentity? {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      let code = errno
+      if code == ENOENT || code == ENOTDIR { return nil }
+      throw failure("stat", path, code)
+    }
+    return FileIdentity(info)
+  }
+
+  /// Whether the open file is still the file at its path: not unlinked, not replaced, its directory not removed.
+  func isStillAtPath() throws(AutoTrackError) -> Bool {
+    try PosixFile.identity(at: path) == identity()
   }
 
   /// Takes an exclusive advisory lock without waiting; fails with `EWOULDBLOCK` when another holder has it.
   func lockExclusively() throws(AutoTrackError) {
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { throw PosixFile.failure("flock", path) }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      let code = errno
+      throw PosixFile.failure("flock", path, code)
+    }
   }
 
   func size() throws(AutoTrackError) -> Int {
     var info = stat()
-    guard fstat(descriptor, &info) == 0 else { throw PosixFile.failure("fstat", path) }
+    guard fstat(descriptor, &info) == 0 else {
+      let code = errno
+      throw PosixFile.failure("fstat", path, code)
+    }
     return Int(info.st_size)
   }
 
@@ -63,8 +111,9 @@ final class PosixFile {
         let length = min(raw.count - offset, chunkLimit ?? Int.max)
         let written = posixWrite(descriptor, raw.baseAddress! + offset, length)
         if written < 0 {
-          if errno == EINTR { continue }
-          failure = PosixFile.failure("write", path)
+          let code = errno
+          if code == EINTR { continue }
+          failure = PosixFile.failure("write", path, code)
           return
         }
         offset += written
@@ -75,12 +124,16 @@ final class PosixFile {
 
   func sync() throws(AutoTrackError) {
     while fsync(descriptor) != 0 {
-      if errno != EINTR { throw PosixFile.failure("fsync", path) }
+      let code = errno
+      if code != EINTR { throw PosixFile.failure("fsync", path, code) }
     }
   }
 
   func truncate(to length: Int) throws(AutoTrackError) {
-    guard ftruncate(descriptor, off_t(length)) == 0 else { throw PosixFile.failure("ftruncate", path) }
+    guard ftruncate(descriptor, off_t(length)) == 0 else {
+      let code = errno
+      throw PosixFile.failure("ftruncate", path, code)
+    }
   }
 
   func read(at offset: Int, count: Int) throws(AutoTrackError) -> [UInt8] {
@@ -91,8 +144,9 @@ final class PosixFile {
       while filled < count {
         let got = pread(descriptor, raw.baseAddress! + filled, count - filled, off_t(offset + filled))
         if got < 0 {
-          if errno == EINTR { continue }
-          failure = PosixFile.failure("pread", path)
+          let code = errno
+          if code == EINTR { continue }
+          failure = PosixFile.failure("pread", path, code)
           return
         }
         if got == 0 { return }
@@ -113,36 +167,74 @@ final class PosixFile {
   /// Makes a directory's entries (renames, creations) durable.
   static func syncDirectory(_ path: String) throws(AutoTrackError) {
     let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard fd >= 0 else { throw failure("open", path) }
+    guard fd >= 0 else {
+      let code = errno
+      throw failure("open", path, code)
+    }
     defer { _ = posixClose(fd) }
-    guard fsync(fd) == 0 else { throw failure("fsync", path) }
+    guard fsync(fd) == 0 else {
+      let code = errno
+      throw failure("fsync", path, code)
+    }
   }
 
   static func rename(_ from: String, to: String) throws(AutoTrackError) {
-    guard posixRename(from, to) == 0 else { throw failure("rename", from) }
+    guard posixRename(from, to) == 0 else {
+      let code = errno
+      throw failure("rename", from, code)
+    }
   }
 
   static func remove(_ path: String) throws(AutoTrackError) {
-    guard unlink(path) == 0 || errno == ENOENT else { throw failure("unlink", path) }
+    guard unlink(path) != 0 else { return }
+    let code = errno
+    if code != ENOENT { throw failure("unlink", path, code) }
   }
 
+  /// Creates `path` and its missing parents with `mkdir(2)` itself, so the error carries the real
+  /// `errno` (`EROFS`, `EACCES`, `ENOTDIR`…); Foundation's wrapper does not always pass it on.
   static func makeDirectory(_ path: String) throws(AutoTrackError) {
-    do {
-      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    } catch {
-      // Foundation wraps the POSIX error; report its errno when it is there.
-      let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-      let code = underlying?.domain == NSPOSIXErrorDomain ? Int32(underlying!.code) : EIO
-      throw .fileOperationFailed(operation: "mkdir", path: path, errno: code)
+    if mkdir(path, 0o755) == 0 { return }
+    var code = errno
+    if code == ENOENT {
+      // A parent is missing: make it, then try again.
+      let parent = (path as NSString).deletingLastPathComponent
+      if !parent.isEmpty, parent != path {
+        try makeDirectory(parent)
+        if mkdir(path, 0o755) == 0 { return }
+        code = errno
+      }
     }
+    // An existing directory is what was asked for (a read-only volume also answers EEXIST for it).
+    var info = stat()
+    if code == EEXIST, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return }
+    throw failure("mkdir", path, code)
+  }
+
+  /// The names in a directory, without `.` and `..`.
+  static func directoryEntries(_ path: String) throws(AutoTrackError) -> [String] {
+    guard let directory = opendir(path) else {
+      let code = errno
+      throw failure("opendir", path, code)
+    }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != ".", name != ".." { names.append(name) }
+    }
+    return names
   }
 
   /// Reads a whole file, or returns `nil` when it does not exist.
   static func contents(of path: String) throws(AutoTrackError) -> Data? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     if fd < 0 {
-      if errno == ENOENT { return nil }
-      throw failure("open", path)
+      let code = errno
+      if code == ENOENT { return nil }
+      throw failure("open", path, code)
     }
     let file = PosixFileReader(descriptor: fd)
     defer { file.close() }
@@ -151,8 +243,9 @@ final class PosixFile {
     while true {
       let got = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress!, $0.count) }
       if got < 0 {
-        if errno == EINTR { continue }
-        throw failure("read", path)
+        let code = errno
+        if code == EINTR { continue }
+        throw failure("read", path, code)
       }
       if got == 0 { break }
       data.append(contentsOf: chunk[0..<got])
