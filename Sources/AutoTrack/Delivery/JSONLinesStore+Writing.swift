@@ -84,6 +84,11 @@ extension JSONLinesStore.State {
       try writeBuffer(configuration, now: now, byteLimit: configuration.maximumBytesPerAutomaticWrite)
     } catch {
       statistics.writeFailureCount += 1
+      if case .storeFileReplaced(let path, let lost) = error {
+        var earlier = 0
+        if case .storeFileReplaced(_, let count)? = unreportedReplacement { earlier = count }
+        unreportedReplacement = .storeFileReplaced(path: path, lostEventCount: earlier + lost)
+      }
     }
   }
 
@@ -110,6 +115,10 @@ extension JSONLinesStore.State {
   mutating func flush(_ configuration: JSONLinesStore.Configuration, now: Duration) throws(AutoTrackError)
     -> FlushAcknowledgement
   {
+    if let unreportedReplacement {
+      self.unreportedReplacement = nil
+      throw unreportedReplacement
+    }
     try writeBuffer(configuration, now: now, byteLimit: nil)
     do {
       if unacknowledgedCount > 0, configuration.syncOnFlush { try file?.sync() }
@@ -164,13 +173,18 @@ extension JSONLinesStore.State {
       if let byteLimit, bufferHead - start >= byteLimit { break }
       // Take as many whole lines as fit the file (an empty file takes at least one) and the byte limit.
       var end = lineHead
+      var reachedByteLimit = false
       while end < lineEnds.count {
         let bytes = lineEnds[end] - bufferHead
         if fileSize + bytes > limit && (fileSize > 0 || end > lineHead) { break }
-        if let byteLimit, bytes > byteLimit, end > lineHead { break }
+        if let byteLimit, bytes > byteLimit - (bufferHead - start), end > lineHead || bufferHead > start {
+          reachedByteLimit = true
+          break
+        }
         end += 1
       }
       if end == lineHead {
+        if reachedByteLimit { break }
         try rotate(configuration)
         continue
       }

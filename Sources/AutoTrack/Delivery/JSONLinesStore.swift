@@ -76,6 +76,8 @@ public final class JSONLinesStore: EventSink {
     var lastWriteError: AutoTrackError?
     var consecutiveWriteFailures = 0
     var nextWriteAttemptAt: Duration?
+    /// A replaced file found by an automatic write: the next ``flush()`` throws it.
+    var unreportedReplacement: AutoTrackError?
     var statistics = Statistics()
     let encoder = EventLineEncoder()
   }
