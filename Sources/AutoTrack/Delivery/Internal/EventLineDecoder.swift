@@ -30,11 +30,20 @@ private enum JSONNumber {
 }
 
 private struct Reader {
+  /// Deeper nesting (only possible under keys an event does not have) is refused, not recursed into.
+  static let maximumDepth = 32
+
   let bytes: [UInt8]
   var offset = 0
+  var depth = 0
 
   func failure(_ reason: String) -> EventLineDecoder.Failure {
     EventLineDecoder.Failure(reason: "\(reason) at byte \(offset)")
+  }
+
+  mutating func enter() throws(EventLineDecoder.Failure) {
+    depth += 1
+    guard depth <= Reader.maximumDepth else { throw failure("nesting deeper than \(Reader.maximumDepth) levels") }
   }
 
   mutating func skipWhitespace() {
@@ -54,6 +63,8 @@ private struct Reader {
     _ member: (inout Reader, String) throws(EventLineDecoder.Failure) -> Void
   ) throws(EventLineDecoder.Failure) {
     try expect(UInt8(ascii: "{"))
+    try enter()
+    defer { depth -= 1 }
     skipWhitespace()
     if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
       offset += 1
@@ -256,6 +267,8 @@ private struct Reader {
       try object { (reader: inout Reader, _: String) throws(EventLineDecoder.Failure) in try reader.skipValue() }
     case UInt8(ascii: "["):
       offset += 1
+      try enter()
+      defer { depth -= 1 }
       skipWhitespace()
       if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
         offset += 1
