@@ -85,10 +85,11 @@ let package = Package(
     // examples link it, and they need a clock, not the tests' thread and log helpers.
     .target(name: "ClockTestSupport", dependencies: ["DelegateProxyKitSupport"], swiftSettings: upcomingFeatures),
     // The child process of the JSON Lines kill test (AutoTrackTests); the test
-    // finds the binary next to the test bundle and kills it with SIGKILL.
+    // finds the binary next to the test bundle and kills it with SIGKILL. With
+    // `--failing-disk` it runs the failing-disk test under a file-size limit.
     .executableTarget(
       name: "JSONLinesKillHelper",
-      dependencies: ["AutoTrack"],
+      dependencies: ["AutoTrack", "ClockTestSupport"],
       path: "Tests/Helpers/JSONLinesKillHelper",
       swiftSettings: upcomingFeatures
     ),

@@ -146,6 +146,10 @@ public final class JSONLinesStore: EventSink {
         throw .eventEncodingFailed(
           eventID: event.id, reason: "property \"\(nonFiniteKey)\" is not a finite number; JSON has no NaN or infinity")
       }
+      if state.bufferedBytes >= configuration.maximumBufferedBytes {
+        // A full buffer still retries on schedule, so sends alone bring the store back once the disk recovers.
+        state.writeAutomatically(configuration, now: now)
+      }
       guard state.bufferedBytes < configuration.maximumBufferedBytes else {
         state.statistics.droppedOverCapacityCount += 1
         throw .storeBufferFull(path: directoryPath, limit: configuration.maximumBufferedBytes)

@@ -1,6 +1,7 @@
 // The child process of the JSON Lines kill test.
 //
 // Usage: JSONLinesKillHelper <directory> <run-tag> <seed>
+//        JSONLinesKillHelper --failing-disk <directory> <sends>   (see FailingDisk.swift)
 //
 // Opens a JSONLinesStore in <directory>, prints what the open recovered, then
 // sends events with ids "<run-tag>-0", "<run-tag>-1", … and flushes after a
@@ -13,6 +14,9 @@ import AutoTrack
 import Foundation
 
 let arguments = CommandLine.arguments
+if arguments.count == 4, arguments[1] == "--failing-disk", let sends = Int(arguments[3]) {
+  exit(runFailingDisk(directory: URL(fileURLWithPath: arguments[2]), sends: sends))
+}
 guard arguments.count == 4, let seed = UInt64(arguments[3]) else {
   FileHandle.standardError.write(Data("usage: JSONLinesKillHelper <directory> <run-tag> <seed>\n".utf8))
   exit(2)
