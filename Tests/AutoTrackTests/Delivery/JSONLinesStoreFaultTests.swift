@@ -1,6 +1,7 @@
 import ClockTestSupport
 import DelegateProxyKitTestSupport
 import Foundation
+import HeadlessUI
 import Synchronization
 import Testing
 
@@ -186,5 +187,23 @@ import Testing
     try store.flush()
     #expect(try store.readAll() == accepted)
     try store.send(makeEvents(1, prefix: "late")[0])  // room again
+  }
+
+  /// A tracker whose sink refuses events counts the refusals; nothing is dropped without a trace.
+  @Test @MainActor func aTrackerCountsWhatItsSinkRefuses() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let store = try JSONLinesStore(configuration: configuration(directory.url))
+    try store.close()
+    let app = Application()
+    let shop = ShopScreen(title: "Shop")
+    app.show(NavigationStack(root: shop))
+    let tracker = AutoTracker(sink: store, configuration: .init(clock: ManualClock()))
+    try tracker.start(app)
+    defer { tracker.stop() }
+    try shop.list.tapRow(at: IndexPath(row: 0, section: 0))
+    #expect(tracker.refusedEventCount >= 1)
+    #expect(tracker.refusedEventCount == store.statistics.droppedAfterCloseCount)
+    #expect(tracker.lastRefusal == .sinkClosed(path: directory.path))
   }
 }
