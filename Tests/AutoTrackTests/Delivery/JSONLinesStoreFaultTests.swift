@@ -160,14 +160,16 @@ import Testing
     #expect(try store.readAll() == Array(events.suffix(5)))
   }
 
-  /// The buffer stops at its cap: the newest event is refused with a typed error and counted, the
-  /// buffered ones are kept and written by the next flush.
+  /// While writes fail, the buffer stops at its cap: the newest event is refused with a typed
+  /// error and counted, the buffered ones are kept and written once the disk is back.
   @Test func aFullBufferRefusesTheNewestEventAndCountsIt() throws {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
+    let parent = try TemporaryDirectory()
+    defer { parent.remove() }
+    let broken = BrokenDirectory(url: parent.url.appendingPathComponent("store"))
     let cap = 10_000
-    let store = try JSONLinesStore(configuration: configuration(directory.url, bufferCap: cap), clock: ManualClock())
+    let store = try JSONLinesStore(configuration: configuration(broken.url, bufferCap: cap), clock: ManualClock())
     defer { try? store.close() }
+    try broken.breakIt()
     let events = makeEvents(200)
     var accepted: [TrackedEvent] = []
     var refused = 0
@@ -176,14 +178,17 @@ import Testing
         try store.send(event)
         accepted.append(event)
       } catch {
-        #expect(error == .storeBufferFull(path: directory.path, limit: cap))
+        #expect(error == .storeBufferFull(path: broken.url.path, limit: cap))
         refused += 1
       }
     }
     let statistics = store.statistics
+    #expect(statistics.writeFailureCount == 1, "the clock stood still: one attempt, then the retry delay")
     #expect(refused > 0 && refused == statistics.droppedOverCapacityCount)
     #expect(statistics.bufferedBytes >= cap && statistics.bufferedBytes < cap + 400, "at most one line over the cap")
     #expect(accepted == Array(events.prefix(accepted.count)), "the newest are the ones refused")
+    try broken.repair()
+    _ = try? store.flush()  // reports the vanished file
     try store.flush()
     #expect(try store.readAll() == accepted)
     try store.send(makeEvents(1, prefix: "late")[0])  // room again

@@ -10,22 +10,24 @@ import Testing
   import Darwin
 #endif
 
+/// Breaks a store's directory for good: removed, and a plain file put at its path, so every
+/// write fails (the store cannot open a file there) until `repair` removes the blocker.
+struct BrokenDirectory {
+  let url: URL
+
+  func breakIt() throws {
+    try FileManager.default.removeItem(at: url)
+    try Data("not a directory".utf8).write(to: url)
+  }
+
+  func repair() throws {
+    try FileManager.default.removeItem(at: url)
+  }
+}
+
 /// Failing writes are retried on a backoff schedule read from the injected clock, and a backlog
 /// goes out in bounded slices.
 @Suite struct JSONLinesStoreRetryTests {
-  /// Breaks a store's directory for good: removed, and a plain file put at its path, so every
-  /// write fails (the store cannot open a file there) until `repair` removes the blocker.
-  private struct BrokenDirectory {
-    let url: URL
-    func breakIt() throws {
-      try FileManager.default.removeItem(at: url)
-      try Data("not a directory".utf8).write(to: url)
-    }
-    func repair() throws {
-      try FileManager.default.removeItem(at: url)
-    }
-  }
-
   @Test func failedWritesAreRetriedOnABackoffScheduleNotOnEverySend() throws {
     let parent = try TemporaryDirectory()
     defer { parent.remove() }
