@@ -52,7 +52,7 @@ import Testing
   @Test func aFailingDiskKeepsMemoryUnderTheCapCountsDropsAndLosesNothingAcknowledged() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let sends = Self.underSanitizer ? 100_000 : 1_000_000
+    let sends = Self.underSanitizer ? 50_000 : 1_000_000
     let figures = try runChild(directory: directory.path + "/store", sends: sends)
     func int(_ key: String) -> Int { (figures[key] as? NSNumber)?.intValue ?? -1 }
     #expect(figures["error"] == nil, "\(figures)")
