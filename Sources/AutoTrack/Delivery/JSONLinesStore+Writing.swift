@@ -136,14 +136,24 @@ extension JSONLinesStore.State {
   /// Throws when the open file is no longer the one at its path: what was written to it since the
   /// last acknowledgement is counted as lost, and a new file is opened at the path.
   mutating func verifyFileIsAtPath(_ configuration: JSONLinesStore.Configuration) throws(AutoTrackError) {
-    guard let file, let fileIdentity else { return }
-    guard try PosixFile.identity(at: file.path) != fileIdentity else { return }
+    guard try !fileIsGone() else { throw replaceVanishedFile(configuration) }
+  }
+
+  /// Whether the open file is no longer the one at its path (unlinked, replaced, directory removed).
+  func fileIsGone() throws(AutoTrackError) -> Bool {
+    guard let file, let fileIdentity else { return false }
+    return try PosixFile.identity(at: file.path) != fileIdentity
+  }
+
+  /// Counts what went with the vanished file and opens a new one at the path; returns the error to throw.
+  mutating func replaceVanishedFile(_ configuration: JSONLinesStore.Configuration) -> AutoTrackError {
+    let path = JSONLinesStore.activePath(configuration.directory.path, configuration.baseName)
     let lost = unacknowledgedCount
     statistics.lostWithReplacedFileCount += lost
     unacknowledgedCount = 0
     // Best effort: when the path cannot be opened now, the next write tries again.
     try? reopen(configuration)
-    throw .storeFileReplaced(path: file.path, lostEventCount: lost)
+    return .storeFileReplaced(path: path, lostEventCount: lost)
   }
 
   /// Writes buffered lines, rotating at line boundaries; on failure the unwritten lines stay buffered.
@@ -197,8 +207,16 @@ extension JSONLinesStore.State {
         try? file.truncate(to: fileSize)
         throw error
       }
-      // Lines written to a file that is no longer at the path stay buffered for the new file.
-      try verifyFileIsAtPath(configuration)
+      // Lines written to a file that is no longer at the path stay buffered for the new file. When
+      // the check itself fails, the lines count as written (they are in the open file) and the
+      // error goes up: nothing is acknowledged until a check succeeds.
+      let gone: Bool
+      var checkError: AutoTrackError?
+      do { gone = try fileIsGone() } catch {
+        gone = false
+        checkError = error
+      }
+      if gone { throw replaceVanishedFile(configuration) }
       let count = end - lineHead
       fileSize += chunkEnd - bufferHead
       statistics.writtenCount += count
@@ -207,6 +225,7 @@ extension JSONLinesStore.State {
       bufferHead = chunkEnd
       lineHead = end
       if lineHead == lineEnds.count { firstBufferedAt = nil }
+      if let checkError { throw checkError }
       if fileSize >= limit { try rotate(configuration) }
     }
   }
