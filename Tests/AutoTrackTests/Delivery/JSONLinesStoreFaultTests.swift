@@ -1,4 +1,5 @@
 import ClockTestSupport
+import DelegateProxyKitSupport
 import DelegateProxyKitTestSupport
 import Foundation
 import HeadlessUI
@@ -23,11 +24,12 @@ import Testing
       maximumBufferedBytes: bufferCap, maximumBytesPerAutomaticWrite: slice)
   }
 
-  /// Per race: which sends each writer had accepted and how many were refused as closed.
+  /// Per race: which sends each writer had accepted and how many were refused as closed. The
+  /// lock is one the thread sanitizer sees (`Mutex` waits in the kernel, out of its sight).
   private final class RaceLog: Sendable {
-    let accepted = Mutex<[String]>([])
+    let accepted = SanitizerVisibleMutex<[String]>([])
     let refusedAsClosed = Atomic<Int>(0)
-    let otherErrors = Mutex<[AutoTrackError]>([])
+    let otherErrors = SanitizerVisibleMutex<[AutoTrackError]>([])
   }
 
   /// 8 writers send while a ninth thread closes the store, 1,000 times over (each race reopens the
