@@ -19,14 +19,21 @@ import Testing
 /// rest of the package) prints `ACK <count> <last-id>` after every flush. After each
 /// kill the store is reopened and must hold only valid events, every acknowledged
 /// event, no duplicates, and at most one torn line, cut off and counted.
+/// A class of the test target, so `Bundle(for:)` can name the test bundle.
+private final class BundleMarker {}
+
 @Suite struct JSONLinesKillTests {
   /// Finds the helper next to the test binary (`.build/<triple>/<configuration>/`).
   static func helperURL() -> URL? {
     if let override = ProcessInfo.processInfo.environment["JSONLINES_KILL_HELPER"] {
       return URL(fileURLWithPath: override)
     }
+    // On Linux the test binary is the process (`/proc/self/exe`); on macOS `swift test` loads the
+    // `.xctest` bundle into a runner from the toolchain and there is no `/proc`, so the bundle
+    // holding this class is what sits next to the helper.
     let candidates = [
       URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+      Bundle(for: BundleMarker.self).bundleURL,
       URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath(),
       Bundle.main.bundleURL,
     ]

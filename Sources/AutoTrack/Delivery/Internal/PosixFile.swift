@@ -123,6 +123,12 @@ final class PosixFile {
   }
 
   func sync() throws(AutoTrackError) {
+    #if canImport(Darwin)
+      // Darwin's fsync(2) hands the data to the drive but leaves it in the drive's cache;
+      // F_FULLFSYNC (<sys/fcntl.h>: `#define F_FULLFSYNC 51`) also asks the drive to write it to
+      // the medium. Some file systems refuse it, and then plain fsync is the best there is.
+      if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+    #endif
     while fsync(descriptor) != 0 {
       let code = errno
       if code != EINTR { throw PosixFile.failure("fsync", path, code) }
