@@ -54,6 +54,8 @@ extension DeliveryFailure: CustomStringConvertible {
     case .transport(let reason): "the request did not complete: \(reason)"
     case .eventTooLarge(let bytes, let limit): "an event needs \(bytes) bytes, over the batch limit of \(limit)"
     case .encoding(let reason): "the events cannot be encoded: \(reason)"
+    case .deadlineExceeded(let deadline): "the request did not complete within its deadline of \(deadline)"
+    case .cancelled: "the delivery was cancelled"
     case .attemptsExhausted(let attempts): "gave up after \(attempts) attempt(s)"
     }
   }

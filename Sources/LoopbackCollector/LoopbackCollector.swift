@@ -10,42 +10,23 @@ import Synchronization
   import Darwin
 #endif
 
-/// The errors that ``LoopbackCollector`` throws.
-public enum LoopbackCollectorError: Error, Equatable, Sendable {
-  /// A socket call failed while the collector was starting.
-  ///
-  /// - Parameters:
-  ///   - operation: The call, such as `"bind"` or `"listen"`.
-  ///   - errno: The `errno` value it reported.
-  case socketFailed(operation: String, errno: Int32)
-}
-
-extension LoopbackCollectorError: CustomStringConvertible {
-  /// One line naming the socket call and its `errno`.
-  public var description: String {
-    switch self {
-    case .socketFailed(let operation, let code):
-      "the loopback collector could not start: \(operation) failed with errno \(code) (\(String(cString: strerror(code))))"
-    }
-  }
-}
-
-extension LoopbackCollectorError: LocalizedError {
-  /// The same line as ``description``.
-  public var errorDescription: String? { description }
-}
-
 /// A tiny HTTP/1.1 server on 127.0.0.1 that plays an analytics collector, for tests and examples.
 ///
-/// It binds port 0 (the kernel picks a free port; read it from ``port``), serves one
-/// connection at a time on its own thread, and answers each request with the next
-/// scripted ``Response`` (``defaultResponse`` when the script is empty). It records
-/// every request, and the event ids of every batch it accepted, so a test can check
-/// what arrived and how often.
+/// It binds port 0 (the kernel picks a free port; read it from ``port``), accepts on its own
+/// thread and serves each connection on a thread of its own, answering each request with the
+/// next scripted ``Response`` (``defaultResponse`` when the script is empty). It records every
+/// request, and the event ids of every batch it accepted, so a test can check what arrived and
+/// how often.
+///
+/// Besides plain statuses it plays the servers a client must survive: one that trickles its
+/// answer a byte at a time (``Response/trickle(interval:status:)``), one that streams a huge body
+/// without holding it in memory (``Response/hugeBody(byteCount:status:declaresLength:)``), one that asks for a
+/// retry at once or at a date in the past (``Response/retryAfterZero``,
+/// ``Response/retryAfterPastDate``), and one that never answers (``Response/hang``).
 ///
 /// Written with the C library's sockets only. Every connection is answered with
 /// `Connection: close`. Reads give up after ``readTimeout``; ``stop()`` ends the
-/// server, closes hanging connections and waits for the thread.
+/// server, closes hanging connections and waits for its threads.
 ///
 /// ```swift
 /// let collector = try LoopbackCollector()
@@ -59,13 +40,26 @@ public final class LoopbackCollector: Sendable {
   public enum Response: Sendable, Hashable {
     /// Answer with this status and an empty body, adding a `Retry-After` header when given.
     case status(Int, retryAfter: String? = nil)
-    /// Read the request and never answer; the connection stays open until ``LoopbackCollector/stop()``.
+    /// Read the request and never answer; the connection stays open until the client closes it
+    /// or ``LoopbackCollector/stop()``.
     case hang
     /// Read the request and close the connection without answering.
     case dropConnection
+    /// Answer with this status and a short body, sending one byte of the whole response (status
+    /// line and headers included) per `interval`, until it is sent or the client hangs up.
+    case trickle(interval: Duration, status: Int = 200)
+    /// Answer with this status and a body of `byteCount` zero bytes, streamed in small chunks as
+    /// fast as the client reads, never held in memory; stops when the client hangs up. The bytes
+    /// actually sent are in ``Request/responseBodyBytesSent``. With `declaresLength` false the
+    /// head has no `Content-Length`, so the client learns the size only by reading.
+    case hugeBody(byteCount: Int, status: Int = 200, declaresLength: Bool = true)
 
     /// `200 OK`.
     public static let ok = Response.status(200)
+    /// `503 Service Unavailable` with `Retry-After: 0`: a server asking to be called again at once.
+    public static let retryAfterZero = Response.status(503, retryAfter: "0")
+    /// `503 Service Unavailable` with a `Retry-After` date long past (IMF-fixdate, 1994).
+    public static let retryAfterPastDate = Response.status(503, retryAfter: "Sun, 06 Nov 1994 08:49:37 GMT")
   }
 
   /// One request the collector received.
@@ -82,23 +76,32 @@ public final class LoopbackCollector: Sendable {
     public var response: Response
     /// The `id` of each object in the body's `batch` array, in order (empty when the body is not a batch).
     public var eventIDs: [String]
+    /// The response body bytes the collector managed to send before it finished or the client hung
+    /// up; updated while a slow answer is still going out.
+    public var responseBodyBytesSent = 0
+    /// Whether the collector has finished with the connection: answered in full, or seen the client
+    /// hang up, or given up.
+    public var isFinished = false
   }
 
-  private struct State {
+  struct State {
     var script: [Response] = []
     var defaultResponse: Response = .ok
     var requests: [Request] = []
+    var openConnections = 0
   }
 
   /// The port the collector listens on.
   public let port: UInt16
   /// How long the collector waits for a slow client's bytes before giving up on the connection.
   public let readTimeout: Duration
-  private let listener: Int32
-  private let state = Mutex(State())
-  private let stopping = Atomic<Bool>(false)
-  private let finished = DispatchSemaphore(value: 0)
-  private let stopped = Mutex(false)
+  let listener: Int32
+  let state = Locked(State())
+  let stopping = Atomic<Bool>(false)
+  let finished = DispatchSemaphore(value: 0)
+  /// Every connection thread is in this group until it has closed its socket.
+  let connections = DispatchGroup()
+  private let stopped = Locked(false)
 
   /// Starts a collector on 127.0.0.1 with a free port.
   ///
@@ -190,7 +193,12 @@ public final class LoopbackCollector: Sendable {
     return acceptedEventIDs.filter { seen.insert($0).inserted }
   }
 
-  /// Stops listening, closes open connections and waits (at most 5 seconds) for the server thread.
+  /// The connections the collector holds open right now (hanging, trickling, streaming, or being read).
+  public var openConnectionCount: Int {
+    state.withLock { $0.openConnections }
+  }
+
+  /// Stops listening, closes open connections and waits (at most 5 seconds) for the server threads.
   ///
   /// Calling it again does nothing.
   public func stop() {
@@ -200,155 +208,26 @@ public final class LoopbackCollector: Sendable {
     }
     guard !already else { return }
     stopping.store(true, ordering: .releasing)
-    _ = finished.wait(timeout: .now() + 5)
+    let deadline = DispatchTime.now() + 5
+    _ = finished.wait(timeout: deadline)
+    _ = connections.wait(timeout: deadline)
+  }
+}
+
+/// A value behind an `NSLock`: a pthread mutex, whose hand-over between threads the thread
+/// sanitizer sees (it does not see a contended `Synchronization.Mutex` change hands on Linux).
+final class Locked<Value: Sendable>: @unchecked Sendable {
+  // Safe to share: `value` is only touched inside `withLock`, under `lock`.
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) {
+    self.value = value
   }
 
-  // MARK: Serving
-
-  private func serve() {
-    var hanging: [Int32] = []
-    defer {
-      for fd in hanging { _ = close(fd) }
-      _ = close(listener)
-      finished.signal()
-    }
-    while !stopping.load(ordering: .acquiring) {
-      var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&poller, 1, 20)
-      guard ready > 0 else { continue }
-      let connection = accept(listener, nil, nil)
-      guard connection >= 0 else { continue }
-      if handle(connection) {
-        hanging.append(connection)
-      } else {
-        _ = close(connection)
-      }
-    }
-  }
-
-  /// Serves one request; returns `true` when the connection must stay open (``Response/hang``).
-  private func handle(_ connection: Int32) -> Bool {
-    guard let parsed = readRequest(connection) else { return false }
-    let response = state.withLock { state -> Response in
-      let response = state.script.isEmpty ? state.defaultResponse : state.script.removeFirst()
-      state.requests.append(
-        Request(
-          method: parsed.method, path: parsed.path, headers: parsed.headers, body: parsed.body,
-          response: response, eventIDs: LoopbackCollector.eventIDs(in: parsed.body)))
-      return response
-    }
-    switch response {
-    case .hang:
-      return true
-    case .dropConnection:
-      return false
-    case .status(let code, let retryAfter):
-      var head = "HTTP/1.1 \(code) \(LoopbackCollector.reason(code))\r\nContent-Length: 0\r\nConnection: close\r\n"
-      if let retryAfter { head += "Retry-After: \(retryAfter)\r\n" }
-      head += "\r\n"
-      sendAll(connection, Array(head.utf8))
-      return false
-    }
-  }
-
-  private struct ParsedRequest {
-    var method: String
-    var path: String
-    var headers: [String: String]
-    var body: Data
-  }
-
-  private func readRequest(_ connection: Int32) -> ParsedRequest? {
-    var bytes: [UInt8] = []
-    let separator: [UInt8] = [13, 10, 13, 10]
-    var headerEnd: Int?
-    while headerEnd == nil {
-      guard readSome(connection, into: &bytes) else { return nil }
-      headerEnd = LoopbackCollector.find(separator, in: bytes)
-      if bytes.count > 1 << 20 { return nil }
-    }
-    let head = String(decoding: bytes[..<headerEnd!], as: UTF8.self)
-    var lines = head.components(separatedBy: "\r\n")
-    let requestLine = lines.removeFirst().split(separator: " ")
-    guard requestLine.count >= 2 else { return nil }
-    var headers: [String: String] = [:]
-    for line in lines {
-      guard let colon = line.firstIndex(of: ":") else { continue }
-      headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-    }
-    let length = Int(headers["content-length"] ?? "0") ?? 0
-    guard length >= 0, length <= 64 << 20 else { return nil }
-    let bodyStart = headerEnd! + separator.count
-    if headers["expect"]?.lowercased() == "100-continue", bytes.count - bodyStart < length {
-      sendAll(connection, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
-    }
-    while bytes.count - bodyStart < length {
-      guard readSome(connection, into: &bytes) else { return nil }
-    }
-    return ParsedRequest(
-      method: String(requestLine[0]), path: String(requestLine[1]), headers: headers,
-      body: Data(bytes[bodyStart..<(bodyStart + length)]))
-  }
-
-  /// Reads what is available (waiting at most ``readTimeout``); `false` on timeout, error or end of stream.
-  private func readSome(_ connection: Int32, into bytes: inout [UInt8]) -> Bool {
-    let timeoutMs = Int32(
-      clamping: readTimeout.components.seconds * 1000 + readTimeout.components.attoseconds / 1_000_000_000_000_000)
-    var poller = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
-    guard poll(&poller, 1, timeoutMs) > 0 else { return false }
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    let got = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-    guard got > 0 else { return false }
-    bytes.append(contentsOf: chunk[0..<got])
-    return true
-  }
-
-  private func sendAll(_ connection: Int32, _ bytes: [UInt8]) {
-    var offset = 0
-    while offset < bytes.count {
-      let sent = bytes.withUnsafeBytes { raw in
-        send(connection, raw.baseAddress! + offset, raw.count - offset, LoopbackCollector.noSignal)
-      }
-      if sent < 0, errno == EINTR { continue }
-      guard sent > 0 else { return }
-      offset += sent
-    }
-  }
-
-  #if canImport(Darwin)
-    static let noSignal: Int32 = 0
-  #else
-    /// A peer that closed early must not kill the test process with `SIGPIPE`.
-    static let noSignal = Int32(MSG_NOSIGNAL)
-  #endif
-
-  static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-    guard haystack.count >= needle.count else { return nil }
-    for start in 0...(haystack.count - needle.count)
-    where haystack[start..<(start + needle.count)].elementsEqual(needle) {
-      return start
-    }
-    return nil
-  }
-
-  static func eventIDs(in body: Data) -> [String] {
-    guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-      let batch = object["batch"] as? [[String: Any]]
-    else { return [] }
-    return batch.compactMap { $0["id"] as? String }
-  }
-
-  static func reason(_ code: Int) -> String {
-    switch code {
-    case 200: "OK"
-    case 202: "Accepted"
-    case 400: "Bad Request"
-    case 408: "Request Timeout"
-    case 413: "Payload Too Large"
-    case 429: "Too Many Requests"
-    case 500: "Internal Server Error"
-    case 503: "Service Unavailable"
-    default: "Status"
-    }
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&value)
   }
 }

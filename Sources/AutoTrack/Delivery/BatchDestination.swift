@@ -31,7 +31,7 @@ public enum DeliveryFailure: Sendable, Hashable {
   ///
   /// - Parameter code: The status code.
   case httpStatus(code: Int)
-  /// The request did not complete: connection refused or dropped, timeout, DNS.
+  /// The request did not complete: connection refused or dropped, DNS, a malformed response.
   ///
   /// - Parameter reason: What the networking layer reported.
   case transport(reason: String)
@@ -45,6 +45,15 @@ public enum DeliveryFailure: Sendable, Hashable {
   ///
   /// - Parameter reason: What the encoder reported.
   case encoding(reason: String)
+  /// The request did not complete within its deadline (``HTTPBatchUploader/Configuration/timeout``):
+  /// the server was too slow to answer, or answered a byte at a time, or never answered.
+  ///
+  /// - Parameter deadline: The deadline that passed.
+  case deadlineExceeded(deadline: Duration)
+  /// The task awaiting the delivery was cancelled, for example the driver task of a
+  /// ``BatchingStage`` being stopped. Not a failure of the destination: the stage puts the
+  /// events back without counting an attempt.
+  case cancelled
   /// The stage gave up after its configured number of attempts.
   ///
   /// - Parameter attempts: How many attempts were made.

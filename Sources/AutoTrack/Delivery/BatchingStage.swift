@@ -31,11 +31,20 @@ import Synchronization
 /// Give the stage an `outbox` ``JSONLinesStore`` and every event is also written
 /// there; before a batch goes out the outbox is flushed, and the ids of settled
 /// events (delivered, rejected or dropped) are appended to `<baseName>.settled` in
-/// the same directory. A new stage on the same outbox re-queues every event that
-/// is not settled, so a batch that was in flight when the process died is sent
-/// again. Delivery is therefore *at least once*; each event's unique
-/// ``TrackedEvent/id`` lets the collector drop the duplicates. When nothing is
-/// waiting, the stage empties the outbox and the settled list.
+/// the same directory, each id encoded once. A new stage on the same outbox re-queues
+/// every event that is not settled, so a batch that was in flight when the process
+/// died is sent again. Delivery is therefore *at least once*; each event's unique
+/// ``TrackedEvent/id`` lets the collector drop the duplicates.
+///
+/// The outbox holds little more than the queue, however long the collector is down:
+/// once the events written and the ids settled since the last compaction reach the
+/// queue capacity (at least 64), the stage writes the waiting events to
+/// `<baseName>.pending` (a new file renamed into place) and empties the store and the
+/// settled list. That costs one encoding of the queue per *capacity* events sent, done
+/// outside the stage's lock, so a send never pays for the backlog. When nothing is
+/// waiting, the stage empties all three files. If the disk fails, settled ids wait in
+/// memory for the next turn, at most a capacity's worth; past that they are given up
+/// and a restart may resend those events, until the next compaction succeeds.
 ///
 /// ## Time
 /// All timing reads the injected `Clock` (`ContinuousClock` by default). Instants the stage
@@ -146,17 +155,21 @@ public final class BatchingStage: EventSink {
     public var retryCount = 0
     /// Events waiting or in flight.
     public var pendingCount = 0
+    /// Times the outbox was rewritten to hold just the waiting events (see "Surviving a restart").
+    public var outboxCompactionCount = 0
     /// When the next attempt may start after a failure, as time since the stage was created on its clock;
     /// `nil` when not backing off.
     public var nextAttemptAt: Duration?
   }
 
-  private struct Queued {
+  struct Queued {
     var event: TrackedEvent
     var enqueuedAt: Duration
+    /// The order of sending; the outbox compaction tells old entries from new ones by it.
+    var sequence: UInt64
   }
 
-  private struct State {
+  struct State {
     var queue = RingBuffer<Queued>()
     var inFlightCount = 0
     var consecutiveFailures = 0
@@ -165,9 +178,8 @@ public final class BatchingStage: EventSink {
     var statistics = Statistics()
     var settledCount = 0
     var lastSettledID: String?
-    var unjournaledSettledIDs: [String] = []
-    var journal: PosixFile?
-    var journalHasEntries = false
+    var nextSequence: UInt64 = 0
+    var outboxState = OutboxState()
     var isDelivering = false
     var turnWaiters: [CheckedContinuation<Void, Never>] = []
     var driverWaiter: CheckedContinuation<Void, Never>?
@@ -177,10 +189,10 @@ public final class BatchingStage: EventSink {
   /// The stage's thresholds and limits.
   public let configuration: Configuration
   private let destination: any BatchDestination
-  private let clock: ElapsedClock
-  private let outbox: JSONLinesStore?
+  let clock: ElapsedClock
+  let outbox: JSONLinesStore?
   private let onReport: (@Sendable (Report) -> Void)?
-  private let state: SanitizerVisibleMutex<State>
+  let state: SanitizerVisibleMutex<State>
 
   /// Creates a stage, re-queuing the unsettled events of `outbox` when one is given.
   ///
@@ -209,25 +221,23 @@ public final class BatchingStage: EventSink {
     var initial = State(random: SplitMix64(seed: configuration.retry.seed ?? UInt64.random(in: .min ... .max)))
     var reports: [Report] = []
     if let outbox {
-      let journalPath = outbox.configuration.directory.path + "/" + outbox.configuration.baseName + ".settled"
-      let journal = try PosixFile(appendingTo: journalPath)
-      _ = try journal.cutTornTail()
-      let settled = try BatchingStage.readJournal(at: journalPath)
-      let unsettled = try outbox.readAll().filter { !settled.contains($0.id) }
-      initial.journal = journal
-      initial.journalHasEntries = !settled.isEmpty
+      let recovery = try BatchingStage.openOutbox(outbox)
+      initial.outboxState = recovery.state
       // Recovered events are overdue by definition: make them due now.
       let dueAt = clock.now() - configuration.maximumBatchAge
-      for event in unsettled { initial.queue.append(Queued(event: event, enqueuedAt: dueAt)) }
-      initial.statistics.recoveredCount = unsettled.count
-      if !unsettled.isEmpty { reports.append(.recovered(count: unsettled.count)) }
+      for event in recovery.unsettled {
+        initial.queue.append(Queued(event: event, enqueuedAt: dueAt, sequence: initial.nextSequence))
+        initial.nextSequence += 1
+      }
+      initial.statistics.recoveredCount = recovery.unsettled.count
+      if !recovery.unsettled.isEmpty { reports.append(.recovered(count: recovery.unsettled.count)) }
       if let dropped = BatchingStage.dropOverflow(&initial, capacity: configuration.queueCapacity) {
         reports.append(dropped)
       }
     }
     state = SanitizerVisibleMutex(initial)
     emit(reports)
-    if outbox != nil { state.withLock { compactIfIdle(&$0) } }
+    if outbox != nil { emit(compactOutbox()) }
   }
 
   // MARK: Sending
@@ -243,12 +253,25 @@ public final class BatchingStage: EventSink {
     var outboxError: AutoTrackError?
     let (report, wake) = state.withLock { state -> (Report?, Bool) in
       // The queue keeps the event whatever the outbox says; its refusal is reported.
-      do throws(AutoTrackError) { try outbox?.send(event) } catch { outboxError = error }
+      var compactionDue = false
+      if let outbox {
+        do throws(AutoTrackError) {
+          try outbox.send(event)
+          state.outboxState.loggedEventCount += 1
+          state.outboxState.entriesSinceAttempt += 1
+          compactionDue = state.outboxState.entriesSinceAttempt >= compactionThreshold
+        } catch {
+          outboxError = error
+        }
+      }
       state.statistics.sentCount += 1
       let wasEmpty = state.queue.isEmpty
-      state.queue.append(Queued(event: event, enqueuedAt: now))
+      state.queue.append(Queued(event: event, enqueuedAt: now, sequence: state.nextSequence))
+      state.nextSequence += 1
       let report = BatchingStage.dropOverflow(&state, capacity: configuration.queueCapacity)
-      return (report, wasEmpty || state.queue.count >= configuration.maximumBatchSize)
+      // A due compaction wakes the driver even while it waits out a retry delay, so the outbox
+      // stays bounded however long the collector is down.
+      return (report, wasEmpty || compactionDue || state.queue.count >= configuration.maximumBatchSize)
     }
     if let outboxError { emit([.outboxFailed(error: outboxError)]) }
     if let report { emit([report]) }
@@ -260,9 +283,9 @@ public final class BatchingStage: EventSink {
     var ids: [String] = []
     while state.queue.count > capacity, let oldest = state.queue.removeFirst() {
       ids.append(oldest.event.id)
+      state.outboxState.noteSettled(oldest.event.id, sequence: oldest.sequence)
     }
     state.statistics.droppedOnOverflowCount += ids.count
-    state.unjournaledSettledIDs.append(contentsOf: ids)
     return .droppedOnOverflow(eventIDs: ids)
   }
 
@@ -329,6 +352,7 @@ public final class BatchingStage: EventSink {
       var statistics = state.statistics
       statistics.pendingCount = state.queue.count + state.inFlightCount
       statistics.nextAttemptAt = state.nextAttemptAt
+      statistics.outboxCompactionCount = state.outboxState.compactionCount
       return statistics
     }
   }
@@ -337,7 +361,7 @@ public final class BatchingStage: EventSink {
     await acquireTurn()
     defer { releaseTurn() }
     var lastFailure: DeliveryFailure?
-    while true {
+    while !Task.isCancelled {
       let now = clock.now()
       let batch = state.withLock { state -> [TrackedEvent]? in
         guard let oldest = state.queue.first else { return nil }
@@ -368,11 +392,10 @@ public final class BatchingStage: EventSink {
         break
       }
     }
-    let journalFailure = state.withLock { state -> Report? in
-      defer { compactIfIdle(&state) }
-      return writeJournal(&state)
+    if outbox != nil {
+      if let journalFailure = state.withLock({ writeJournal(&$0) }) { emit([journalFailure]) }
+      emit(compactOutbox())
     }
-    if let journalFailure { emit([journalFailure]) }
     return lastFailure
   }
 
@@ -409,6 +432,16 @@ public final class BatchingStage: EventSink {
       return (reports, nil)
     }
     let failure = retry?.failure ?? .transport(reason: "the destination reported no outcome for these events")
+    if failure == .cancelled {
+      // The driver is being stopped: the events go back as they were, no attempt is counted and
+      // no delay starts, so the next run (or a restart) picks them up at once.
+      state.queue.prepend(
+        contentsOf: remaining.map { Queued(event: $0, enqueuedAt: now - configuration.maximumBatchAge, sequence: 0) })
+      if let dropped = BatchingStage.dropOverflow(&state, capacity: configuration.queueCapacity) {
+        reports.append(dropped)
+      }
+      return (reports, failure)
+    }
     state.consecutiveFailures += 1
     let policy = configuration.retry
     if let limit = policy.maximumAttempts, state.consecutiveFailures >= limit {
@@ -421,13 +454,13 @@ public final class BatchingStage: EventSink {
       return (reports, exhausted)
     }
     let delay =
-      retry?.after.map { min(max($0, .zero), policy.maximumRetryAfter) }
+      retry?.after.map { policy.delay(forRetryAfter: $0) }
       ?? policy.delay(forRetry: state.consecutiveFailures, unitRandom: state.random.nextUnit())
     state.nextAttemptAt = now + delay
     state.statistics.retryCount += 1
     // Back at the front, due at once when the delay is over.
     state.queue.prepend(
-      contentsOf: remaining.map { Queued(event: $0, enqueuedAt: now - configuration.maximumBatchAge) })
+      contentsOf: remaining.map { Queued(event: $0, enqueuedAt: now - configuration.maximumBatchAge, sequence: 0) })
     reports.append(
       .retryScheduled(
         eventCount: state.queue.count, attempt: state.consecutiveFailures, delay: delay, failure: failure))
@@ -441,65 +474,12 @@ public final class BatchingStage: EventSink {
     guard let last = events.last else { return }
     state.settledCount += events.count
     state.lastSettledID = last.id
-    if state.journal != nil { state.unjournaledSettledIDs.append(contentsOf: events.map(\.id)) }
-  }
-
-  private func writeJournal(_ state: inout State) -> Report? {
-    guard let journal = state.journal else {
-      state.unjournaledSettledIDs.removeAll()
-      return nil
-    }
-    guard !state.unjournaledSettledIDs.isEmpty else { return nil }
-    var bytes: [UInt8] = []
-    let encoder = JSONEncoder()
-    for id in state.unjournaledSettledIDs {
-      guard let line = try? encoder.encode(id) else { continue }
-      bytes.append(contentsOf: line)
-      bytes.append(0x0A)
-    }
-    do {
-      try journal.writeAll(bytes[...])
-      state.unjournaledSettledIDs.removeAll()
-      state.journalHasEntries = true
-      return nil
-    } catch {
-      return .outboxFailed(error: error)
+    if outbox != nil {
+      for event in events { state.outboxState.noteSettled(event.id, sequence: 0) }
     }
   }
 
-  /// Empties the outbox and the settled list once nothing is waiting or in flight.
-  private func compactIfIdle(_ state: inout State) {
-    guard let outbox, let journal = state.journal, state.queue.isEmpty, state.inFlightCount == 0,
-      state.journalHasEntries || !state.unjournaledSettledIDs.isEmpty
-    else { return }
-    do {
-      try outbox.removeAll()
-      try journal.truncate(to: 0)
-      state.unjournaledSettledIDs.removeAll()
-      state.journalHasEntries = false
-    } catch {
-      // Leaving the files as they are is safe: a restart only re-reads settled ids.
-    }
-  }
-
-  static func readJournal(at path: String) throws(AutoTrackError) -> Set<String> {
-    guard let data = try PosixFile.contents(of: path) else { return [] }
-    let decoder = JSONDecoder()
-    var ids = Set<String>()
-    var lineNumber = 0
-    for line in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
-      lineNumber += 1
-      if line.isEmpty { continue }
-      do {
-        ids.insert(try decoder.decode(String.self, from: line))
-      } catch {
-        throw .malformedLine(path: path, line: lineNumber, reason: String(describing: error))
-      }
-    }
-    return ids
-  }
-
-  private func emit(_ reports: [Report]) {
+  func emit(_ reports: [Report]) {
     guard let onReport else { return }
     for report in reports { onReport(report) }
   }

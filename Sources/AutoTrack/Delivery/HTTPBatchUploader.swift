@@ -1,3 +1,5 @@
+import DelegateProxyKit
+import DelegateProxyKitSupport
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -27,6 +29,35 @@ import Foundation
 /// same way, so no request exceeds the limit; an event too large on its own is
 /// rejected with ``DeliveryFailure/eventTooLarge(bytes:limit:)``.
 ///
+/// ## Hostile servers and cancellation
+/// - **Deadline.** Each request ends within ``Configuration/timeout`` of its start, however
+///   slowly the server answers: a server that trickles a byte a second, or accepts and never
+///   answers, ends in ``DeliveryFailure/deadlineExceeded(deadline:)`` (retried). A response head
+///   that arrived in time still decides the outcome when only the body is late.
+/// - **Body cap.** The uploader needs the status and `Retry-After`, nothing else: a body longer
+///   than ``Configuration/maximumResponseBodyBytes`` is not read (a declared length over the cap
+///   ends the request at the head; an undeclared one as soon as the bytes pass the cap), and the
+///   bytes it reads are counted and discarded, never kept.
+/// - **Cancellation.** Cancelling the task that awaits ``deliver(_:)`` (for example the driver
+///   task of a ``BatchingStage``) ends the call at once with ``DeliveryFailure/cancelled``
+///   (the stage re-queues the batch without counting an attempt).
+///
+/// Requests go through a delegate-driven `URLSessionDataTask`, not `URLSession.data(for:)`.
+/// In swift-corelibs-foundation (the `URLSession` of Linux and Windows, up to at least Swift
+/// 6.3.1), cancelling the task that awaits `data(for:)` calls `URLSessionTask.cancel()` from
+/// inside the Swift runtime's cancellation handler, while the runtime holds the cancelled task's
+/// status lock; `cancel()` then waits for the session's internal work queue, which a network
+/// thread may hold while it waits for that same status lock to resume the awaiting task. The two
+/// threads deadlock, and every later task of the process that touches the session blocks behind
+/// them (swift-corelibs-foundation issue 5412). Under the thread sanitizer the same race instead
+/// ends in FoundationNetworking's fatal error "Trying to access a behaviour for a task that in
+/// not in the registry", from a cancel that reaches a task already removed from the session.
+/// The uploader therefore never calls into `URLSession` from a cancellation handler: the handler
+/// only resumes the caller, and the data task is cancelled later from a private serial queue,
+/// and only while its delegate has not reported completion. The session has no URL cache, which
+/// keeps FoundationNetworking's cache lookup (another route to that registry error) out of the
+/// path.
+///
 /// ```swift
 /// let uploader = HTTPBatchUploader(configuration: .init(endpoint: URL(string: "https://collector.example/v1/batch")!))
 /// let result = await uploader.deliver(events)
@@ -38,8 +69,14 @@ public final class HTTPBatchUploader: BatchDestination {
     public var endpoint: URL
     /// The largest request body in bytes.
     public var maximumBatchBytes: Int
-    /// How long one request may take before it counts as a transport failure.
+    /// The longest one request may take, from its start to the end of its response: connecting,
+    /// sending, waiting and reading all count. A request still running then ends with
+    /// ``DeliveryFailure/deadlineExceeded(deadline:)``. Not an idle timeout: a server that keeps
+    /// the connection busy with a byte now and then cannot stretch it.
     public var timeout: Duration
+    /// The most response body bytes read per request; the rest is not read. The uploader uses only
+    /// the status and headers, so a small cap costs nothing and a huge body costs no memory.
+    public var maximumResponseBodyBytes: Int
     /// Extra request headers, such as an API key.
     public var headers: [String: String]
 
@@ -48,19 +85,40 @@ public final class HTTPBatchUploader: BatchDestination {
     /// - Parameters:
     ///   - endpoint: The collector's URL.
     ///   - maximumBatchBytes: The body size limit; 512 KiB by default.
-    ///   - timeout: The request timeout; 30 seconds by default.
+    ///   - timeout: The deadline of one request; 30 seconds by default.
+    ///   - maximumResponseBodyBytes: The response body cap; 64 KiB by default, negative values count as 0.
     ///   - headers: Extra headers; none by default.
     public init(
       endpoint: URL,
       maximumBatchBytes: Int = 512 * 1024,
       timeout: Duration = .seconds(30),
+      maximumResponseBodyBytes: Int = 64 * 1024,
       headers: [String: String] = [:]
     ) {
       self.endpoint = endpoint
       self.maximumBatchBytes = maximumBatchBytes
       self.timeout = timeout
+      self.maximumResponseBodyBytes = max(0, maximumResponseBodyBytes)
       self.headers = headers
     }
+  }
+
+  /// Counters since the uploader was created.
+  public struct Statistics: Sendable, Hashable {
+    /// Requests started.
+    public var requestCount = 0
+    /// Requests that ended at their deadline without a response head.
+    public var deadlineExceededCount = 0
+    /// Requests that ended because the task awaiting them was cancelled.
+    public var cancelledCount = 0
+    /// Responses whose body was left unread, in whole or in part, because it passed the cap.
+    public var truncatedResponseCount = 0
+    /// Response body bytes the uploader read (and discarded) before its request ended, over all
+    /// requests: per response at most ``Configuration/maximumResponseBodyBytes`` plus the one
+    /// chunk that crossed it.
+    public var responseBodyBytesRead = 0
+    /// The most body bytes read for any one response.
+    public var largestResponseBodyBytesRead = 0
   }
 
   private enum EncodedLine {
@@ -70,29 +128,48 @@ public final class HTTPBatchUploader: BatchDestination {
 
   /// The uploader's configuration.
   public let configuration: Configuration
-  private let session: URLSession
-  private let wallClock: @Sendable () -> Date
+  let session: URLSession
+  let sessionDelegate: UploadSessionDelegate
+  /// Where data tasks are cancelled and deadlines fire: never inside a cancellation handler.
+  let controlQueue = DispatchQueue(label: "AutoTrack.HTTPBatchUploader.control")
+  let counters = SanitizerVisibleMutex(Statistics())
+  let wallClock: @Sendable () -> Date
 
-  /// Creates an uploader.
+  /// Creates an uploader with a session of its own.
+  ///
+  /// The session is ephemeral, keeps no URL cache and sends every callback to the uploader's own
+  /// delegate, which the deadline, the body cap and safe cancellation rely on; that is why no
+  /// session can be passed in.
   ///
   /// - Parameters:
   ///   - configuration: Where and how to upload.
-  ///   - session: The session to use; a new ephemeral session by default.
   ///   - wallClock: The time written as `sent_at` and used for HTTP-date `Retry-After` values.
   public init(
     configuration: Configuration,
-    session: URLSession? = nil,
     wallClock: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.configuration = configuration
     self.wallClock = wallClock
-    if let session {
-      self.session = session
-    } else {
-      let sessionConfiguration = URLSessionConfiguration.ephemeral
-      sessionConfiguration.timeoutIntervalForRequest = configuration.timeout.seconds
-      self.session = URLSession(configuration: sessionConfiguration)
-    }
+    let sessionConfiguration = URLSessionConfiguration.ephemeral
+    sessionConfiguration.urlCache = nil
+    sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    // The uploader's own deadline ends every request; URLSession's timers are only a backstop, set
+    // later than the deadline so that a request always ends with the same, typed failure.
+    sessionConfiguration.timeoutIntervalForRequest = configuration.timeout.seconds * 2 + 1
+    sessionConfiguration.timeoutIntervalForResource = configuration.timeout.seconds * 2 + 1
+    let delegate = UploadSessionDelegate()
+    sessionDelegate = delegate
+    session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
+  }
+
+  deinit {
+    // The session holds its delegate until it is invalidated; running requests may finish.
+    session.finishTasksAndInvalidate()
+  }
+
+  /// The uploader's counters.
+  public var statistics: Statistics {
+    counters.withLock { $0 }
   }
 
   /// Uploads `batch`, splitting it on HTTP 413 or when it exceeds the byte limit.
@@ -165,63 +242,5 @@ public final class HTTPBatchUploader: BatchDestination {
     let sentAt = Int64((wallClock().timeIntervalSince1970 * 1000).rounded(.down))
     body.append(contentsOf: Data("],\"sent_at\":\(sentAt)}".utf8))
     return body
-  }
-
-  private func post(_ body: Data) async -> DeliveryOutcome {
-    var request = URLRequest(url: configuration.endpoint)
-    request.httpMethod = "POST"
-    request.timeoutInterval = configuration.timeout.seconds
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    for (name, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: name) }
-    request.httpBody = body
-    let response: URLResponse
-    do {
-      (_, response) = try await session.data(for: request)
-    } catch {
-      return .retry(failure: .transport(reason: String(describing: error)), retryAfter: nil)
-    }
-    guard let http = response as? HTTPURLResponse else {
-      return .retry(failure: .transport(reason: "the response is not HTTP"), retryAfter: nil)
-    }
-    return HTTPBatchUploader.outcome(
-      status: http.statusCode, retryAfter: http.value(forHTTPHeaderField: "Retry-After"), now: wallClock())
-  }
-
-  /// Maps an HTTP status and `Retry-After` header to an outcome.
-  static func outcome(status: Int, retryAfter: String?, now: Date) -> DeliveryOutcome {
-    switch status {
-    case 200..<300:
-      return .accepted
-    case 429, 503:
-      return .retry(
-        failure: .httpStatus(code: status), retryAfter: retryAfter.flatMap { parseRetryAfter($0, now: now) })
-    case 408, 500..<600:
-      return .retry(failure: .httpStatus(code: status), retryAfter: nil)
-    case 400..<500:
-      return .rejected(failure: .httpStatus(code: status))
-    default:
-      return .retry(failure: .httpStatus(code: status), retryAfter: nil)
-    }
-  }
-
-  /// Reads a `Retry-After` value: a number of seconds, or an HTTP date (RFC 9110).
-  ///
-  /// - Parameters:
-  ///   - value: The header value.
-  ///   - now: The current wall-clock time, for dates.
-  /// - Returns: The delay (zero for dates in the past), or `nil` when the value is neither form.
-  public static func parseRetryAfter(_ value: String, now: Date) -> Duration? {
-    let trimmed = value.trimmingCharacters(in: .whitespaces)
-    if !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) {
-      guard let seconds = Int64(trimmed) else { return nil }
-      return .seconds(seconds)
-    }
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "GMT")
-    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-    guard let date = formatter.date(from: trimmed) else { return nil }
-    let seconds = max(0, date.timeIntervalSince(now))
-    return .milliseconds(Int64((seconds * 1000).rounded(.up)))
   }
 }

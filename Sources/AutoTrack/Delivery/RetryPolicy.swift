@@ -11,8 +11,9 @@ import Foundation
 /// of many clients spread out instead of arriving together. The random
 /// numbers come from a seedable generator, so tests can predict every delay.
 ///
-/// A `Retry-After` from the server replaces the computed delay (clamped to
-/// ``maximumRetryAfter``).
+/// A `Retry-After` from the server replaces the computed delay, kept between
+/// ``minimumRetryAfter`` and ``maximumRetryAfter``: a server that answers `Retry-After: 0`, or a
+/// date in the past, is called again no sooner than ``minimumRetryAfter``, never in a busy loop.
 ///
 /// ```swift
 /// let policy = RetryPolicy(initialDelay: .seconds(1), multiplier: 2, maximumDelay: .seconds(60), jitter: 0.2)
@@ -27,6 +28,8 @@ public struct RetryPolicy: Sendable, Hashable {
   public var maximumDelay: Duration
   /// The fraction of a delay that jitter may take off, from 0 (none) to 1.
   public var jitter: Double
+  /// The shortest wait after a `Retry-After`; shorter ones (`0`, a date in the past) are raised to this.
+  public var minimumRetryAfter: Duration
   /// The longest `Retry-After` the stage honours; longer requests are shortened to this.
   public var maximumRetryAfter: Duration
   /// The number of attempts after which a batch is dropped with a report, or `nil` to retry forever.
@@ -41,6 +44,8 @@ public struct RetryPolicy: Sendable, Hashable {
   ///   - multiplier: The growth factor; 2 by default.
   ///   - maximumDelay: The cap; 5 minutes by default.
   ///   - jitter: The fraction jitter may take off; 0.2 by default.
+  ///   - minimumRetryAfter: The shortest wait after a `Retry-After`; 1 second by default, must be
+  ///     greater than zero.
   ///   - maximumRetryAfter: The longest honoured `Retry-After`; 1 hour by default.
   ///   - maximumAttempts: Attempts before giving up; `nil` (never) by default.
   ///   - seed: The jitter seed; `nil` for a system seed.
@@ -49,6 +54,7 @@ public struct RetryPolicy: Sendable, Hashable {
     multiplier: Double = 2,
     maximumDelay: Duration = .seconds(300),
     jitter: Double = 0.2,
+    minimumRetryAfter: Duration = .seconds(1),
     maximumRetryAfter: Duration = .seconds(3600),
     maximumAttempts: Int? = nil,
     seed: UInt64? = nil
@@ -57,9 +63,19 @@ public struct RetryPolicy: Sendable, Hashable {
     self.multiplier = multiplier
     self.maximumDelay = maximumDelay
     self.jitter = jitter
+    self.minimumRetryAfter = minimumRetryAfter
     self.maximumRetryAfter = maximumRetryAfter
     self.maximumAttempts = maximumAttempts
     self.seed = seed
+  }
+
+  /// The wait the stage keeps for a server's `Retry-After`: raised to ``minimumRetryAfter``,
+  /// shortened to ``maximumRetryAfter``.
+  ///
+  /// - Parameter retryAfter: What the server asked for; zero for `0` or a date in the past.
+  /// - Returns: The delay the stage waits.
+  public func delay(forRetryAfter retryAfter: Duration) -> Duration {
+    min(max(retryAfter, minimumRetryAfter), maximumRetryAfter)
   }
 
   /// The delay before retry number `retry`, for a given random number.
@@ -91,6 +107,12 @@ public struct RetryPolicy: Sendable, Hashable {
     }
     guard jitter.isFinite, (0...1).contains(jitter) else {
       throw .invalidConfiguration(parameter: "retry.jitter", reason: "must be between 0 and 1")
+    }
+    guard minimumRetryAfter > .zero else {
+      throw .invalidConfiguration(parameter: "retry.minimumRetryAfter", reason: "must be greater than zero")
+    }
+    guard maximumRetryAfter >= minimumRetryAfter else {
+      throw .invalidConfiguration(parameter: "retry.maximumRetryAfter", reason: "must be >= minimumRetryAfter")
     }
     if let maximumAttempts, maximumAttempts < 1 {
       throw .invalidConfiguration(parameter: "retry.maximumAttempts", reason: "must be at least 1")

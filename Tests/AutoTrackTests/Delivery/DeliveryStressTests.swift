@@ -60,19 +60,24 @@ import Testing
     let gate = DeliveryGate()
     if !holdDeliveries { gate.open() }
     let reports = ReportLog()
+    let clock = ManualClock()
     let stage = try BatchingStage(
       destination: GatedDestination(gate: gate, inner: destination),
       configuration: .init(maximumBatchSize: 50, maximumBatchAge: .seconds(3600), queueCapacity: Self.stageCapacity),
-      clock: ManualClock(), onReport: reports.handler)
+      clock: clock, onReport: reports.handler)
     let driver = Task { await stage.run() }
     await runOnThreads(
       (0..<Self.threads).map { thread in
         { for event in Self.events(of: thread) { stage.send(event) } }
       })
     gate.open()
-    // A flush stops at a batch that asks for a retry; retries here wait for nothing, so flush again.
+    // A flush stops at a batch that asks for a retry; a Retry-After of zero still waits the
+    // policy's minimum (1 s), so move the clock past it and flush again.
     var flushes = 0
-    while (try? await stage.flush()) == nil, flushes < 1_000 { flushes += 1 }
+    while (try? await stage.flush()) == nil, flushes < 1_000 {
+      flushes += 1
+      clock.advance(by: .seconds(1))
+    }
     #expect(flushes < 1_000)
     driver.cancel()
     await driver.value

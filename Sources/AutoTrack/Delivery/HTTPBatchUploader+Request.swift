@@ -1,0 +1,49 @@
+import DelegateProxyKit
+import DelegateProxyKitSupport
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension HTTPBatchUploader {
+  /// POSTs one body and maps the answer to an outcome, within the deadline and the body cap.
+  func post(_ body: Data) async -> DeliveryOutcome {
+    if Task.isCancelled {
+      counters.withLock { $0.cancelledCount += 1 }
+      return .retry(failure: .cancelled, retryAfter: nil)
+    }
+    var request = URLRequest(url: configuration.endpoint)
+    request.httpMethod = "POST"
+    request.timeoutInterval = configuration.timeout.seconds * 2 + 1
+    request.cachePolicy = .reloadIgnoringLocalCacheData
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    for (name, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: name) }
+    request.httpBody = body
+
+    let exchange = UploadExchange(
+      maximumBodyBytes: configuration.maximumResponseBodyBytes, controlQueue: controlQueue)
+    let task = session.dataTask(with: request)
+    sessionDelegate.register(exchange, for: task)
+    exchange.attach(task)
+    counters.withLock { $0.requestCount += 1 }
+    let completion = await exchange.run(deadline: configuration.timeout)
+    let bodyBytes = exchange.bodyBytesRead
+    counters.withLock { counters in
+      counters.responseBodyBytesRead += bodyBytes
+      counters.largestResponseBodyBytesRead = max(counters.largestResponseBodyBytesRead, bodyBytes)
+      if exchange.wasTruncated { counters.truncatedResponseCount += 1 }
+      switch completion {
+      case .failed(.deadlineExceeded): counters.deadlineExceededCount += 1
+      case .failed(.cancelled): counters.cancelledCount += 1
+      default: break
+      }
+    }
+    switch completion {
+    case .failed(let failure):
+      return .retry(failure: failure, retryAfter: nil)
+    case .response(let status, let retryAfter):
+      return HTTPBatchUploader.outcome(status: status, retryAfter: retryAfter, now: wallClock())
+    }
+  }
+}

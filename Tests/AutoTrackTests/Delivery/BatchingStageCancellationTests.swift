@@ -1,0 +1,102 @@
+import DelegateProxyKit
+import DelegateProxyKitSupport
+import Dispatch
+import Foundation
+import LoopbackCollector
+import Testing
+
+@testable import AutoTrack
+
+/// Stopping a stage's driver while its uploader has a request in flight, over and over.
+///
+/// The awaited `URLSession.data(for:)` of swift-corelibs-foundation deadlocks or crashes on this
+/// (see ``HTTPBatchUploader``); the uploader's delegate-driven tasks must not.
+@Suite struct BatchingStageCancellationTests {
+  /// The bound on one cancel, for a loaded 2-core machine under a sanitizer; a deadlock never ends.
+  static let cancelBound = Duration.seconds(10)
+
+  @Test func cancellingTheDriverWithRequestsInFlightNeverDeadlocks() async throws {
+    let collector = try LoopbackCollector()
+    defer { collector.stop() }
+    collector.defaultResponse = .hang
+    // A long deadline: only the cancellation can end these requests.
+    let uploader = HTTPBatchUploader(configuration: .init(endpoint: collector.url, timeout: .seconds(60)))
+    let log = ReportLog()
+    let stage = try BatchingStage(
+      destination: uploader, configuration: .init(maximumBatchSize: 1, maximumBatchAge: .zero),
+      onReport: log.handler)
+    stage.send(makeEvents(1)[0])
+    var slowest = Duration.zero
+    for round in 0..<100 {
+      let startedRequests = uploader.statistics.requestCount
+      let heldRequests = collector.requests.count
+      let driver = Task { await stage.run() }
+      // Alternate the moment of the cancel: as soon as the request has started on the client, and
+      // once the collector holds it.
+      if round.isMultiple(of: 2) {
+        try await waitUntil("round \(round): the request starts") {
+          uploader.statistics.requestCount > startedRequests
+        }
+      } else {
+        try await waitUntil("round \(round): the collector holds the request") {
+          collector.requests.count > heldRequests
+        }
+      }
+      let started = ContinuousClock.now
+      driver.cancel()
+      let ended = await finishes(driver, within: Self.cancelBound)
+      try #require(ended, "round \(round): the cancelled driver did not finish within \(Self.cancelBound)")
+      slowest = max(slowest, ContinuousClock.now - started)
+    }
+    let statistics = stage.statistics
+    #expect(statistics.pendingCount == 1, "the event in flight is back in the queue, not lost")
+    #expect(statistics.retryCount == 0, "a cancelled attempt is not a failed one")
+    #expect(statistics.rejectedCount == 0)
+    #expect(uploader.statistics.cancelledCount == 100)
+    #expect(log.all.isEmpty, "nothing to report: nothing was delivered, retried or dropped")
+    print("slowest of 100 cancels: \(slowest)")
+
+    // The process's URLSession machinery still works: the same uploader, and the same stage.
+    collector.defaultResponse = .ok
+    let fresh = makeEvents(2, prefix: "fresh")
+    #expect(await uploader.deliver(fresh) == .whole(fresh, .accepted))
+    let acknowledgement = try await stage.flush()
+    #expect(acknowledgement.acknowledgedCount == 1)
+    #expect(collector.acceptedEventIDs == fresh.map(\.id) + ["e-0"])
+  }
+
+  /// Whether `task` finishes within `bound`; never waits longer, even if the task never ends.
+  func finishes(_ task: Task<Void, Never>, within bound: Duration) async -> Bool {
+    let once = OnceFlag()
+    return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+      Task {
+        await task.value
+        if once.claim() { continuation.resume(returning: true) }
+      }
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(bound.totalNanoseconds))) {
+        if once.claim() { continuation.resume(returning: false) }
+      }
+    }
+  }
+
+  /// Waits for a condition that other threads make true, giving up after 10 seconds.
+  func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+    let giveUp = ContinuousClock.now + .seconds(10)
+    while !condition() {
+      try #require(ContinuousClock.now < giveUp, "\(what): not within 10 s")
+      try await Task.sleep(for: .milliseconds(1))
+    }
+  }
+}
+
+/// True for the first caller of ``claim()`` only.
+final class OnceFlag: Sendable {
+  private let claimed = SanitizerVisibleMutex(false)
+
+  func claim() -> Bool {
+    claimed.withLock { claimed in
+      defer { claimed = true }
+      return !claimed
+    }
+  }
+}
