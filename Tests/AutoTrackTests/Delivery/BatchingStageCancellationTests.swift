@@ -32,12 +32,12 @@ import Testing
       let heldRequests = collector.requests.count
       let driver = Task { await stage.run() }
       // Alternate the moment of the cancel: as soon as the request has started on the client, and
-      // once the collector holds it.
-      if round.isMultiple(of: 2) {
-        try await waitUntil("round \(round): the request starts") {
-          uploader.statistics.requestCount > startedRequests
-        }
-      } else {
+      // once the collector holds a request too (maybe this one, maybe an earlier one whose
+      // connection arrived late: either way this round's request is in flight).
+      try await waitUntil("round \(round): the request starts") {
+        uploader.statistics.requestCount > startedRequests
+      }
+      if !round.isMultiple(of: 2) {
         try await waitUntil("round \(round): the collector holds the request") {
           collector.requests.count > heldRequests
         }
