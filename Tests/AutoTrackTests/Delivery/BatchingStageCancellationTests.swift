@@ -62,7 +62,10 @@ import Testing
     #expect(await uploader.deliver(fresh) == .whole(fresh, .accepted))
     let acknowledgement = try await stage.flush()
     #expect(acknowledgement.acknowledgedCount == 1)
-    #expect(collector.acceptedEventIDs == fresh.map(\.id) + ["e-0"])
+    // Cancelled requests whose bytes had already left may reach the collector late and be answered
+    // 200 now: duplicates of e-0, which its id lets a collector drop.
+    #expect(Set(collector.acceptedEventIDs) == Set(fresh.map(\.id) + ["e-0"]))
+    #expect(collector.acceptedEventIDs.filter { $0.hasPrefix("fresh") } == fresh.map(\.id))
   }
 
   /// Whether `task` finishes within `bound`; never waits longer, even if the task never ends.

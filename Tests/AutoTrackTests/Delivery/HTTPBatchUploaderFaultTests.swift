@@ -37,6 +37,7 @@ import Testing
     #expect(elapsed >= Self.deadline, "the request ran until its deadline")
     #expect(elapsed < Self.deadline + Self.slack, "the request ended at its deadline, took \(elapsed)")
     #expect(uploader.statistics.deadlineExceededCount == 1)
+    print("\(response) against a \(Self.deadline) deadline: ended after \(elapsed)")
   }
 
   @Test(arguments: [true, false])
