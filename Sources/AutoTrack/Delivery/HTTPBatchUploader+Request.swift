@@ -15,7 +15,7 @@ extension HTTPBatchUploader {
     }
     var request = URLRequest(url: configuration.endpoint)
     request.httpMethod = "POST"
-    request.timeoutInterval = configuration.timeout.seconds * 2 + 1
+    request.timeoutInterval = configuration.backstopTimeout
     request.cachePolicy = .reloadIgnoringLocalCacheData
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     for (name, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: name) }
@@ -46,4 +46,10 @@ extension HTTPBatchUploader {
       return HTTPBatchUploader.outcome(status: status, retryAfter: retryAfter, now: wallClock())
     }
   }
+}
+
+extension HTTPBatchUploader.Configuration {
+  /// URLSession's own timeouts, in seconds: three times the deadline plus 10 s, a backstop that the
+  /// uploader's deadline timer always beats.
+  var backstopTimeout: TimeInterval { timeout.seconds * 3 + 10 }
 }

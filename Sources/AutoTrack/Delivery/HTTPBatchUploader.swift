@@ -154,9 +154,10 @@ public final class HTTPBatchUploader: BatchDestination {
     sessionConfiguration.urlCache = nil
     sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
     // The uploader's own deadline ends every request; URLSession's timers are only a backstop, set
-    // later than the deadline so that a request always ends with the same, typed failure.
-    sessionConfiguration.timeoutIntervalForRequest = configuration.timeout.seconds * 2 + 1
-    sessionConfiguration.timeoutIntervalForResource = configuration.timeout.seconds * 2 + 1
+    // well after the deadline (a loaded machine can fire timers seconds late) so that a request
+    // always ends with the same, typed failure.
+    sessionConfiguration.timeoutIntervalForRequest = configuration.backstopTimeout
+    sessionConfiguration.timeoutIntervalForResource = configuration.backstopTimeout
     let delegate = UploadSessionDelegate()
     sessionDelegate = delegate
     session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
