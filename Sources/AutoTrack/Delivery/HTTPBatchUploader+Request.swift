@@ -1,5 +1,6 @@
 import DelegateProxyKit
 import DelegateProxyKitSupport
+import Dispatch
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -13,6 +14,7 @@ extension HTTPBatchUploader {
       counters.withLock { $0.cancelledCount += 1 }
       return .retry(failure: .cancelled, retryAfter: nil)
     }
+    let startedAt = DispatchTime.now()
     var request = URLRequest(url: configuration.endpoint)
     request.httpMethod = "POST"
     request.timeoutInterval = configuration.backstopTimeout
@@ -27,7 +29,7 @@ extension HTTPBatchUploader {
     sessionDelegate.register(exchange, for: task)
     exchange.attach(task)
     counters.withLock { $0.requestCount += 1 }
-    let completion = await exchange.run(deadline: configuration.timeout)
+    let completion = await exchange.run(deadline: configuration.timeout, startedAt: startedAt)
     let bodyBytes = exchange.bodyBytesRead
     counters.withLock { counters in
       counters.responseBodyBytesRead += bodyBytes

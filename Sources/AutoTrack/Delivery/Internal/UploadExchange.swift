@@ -62,7 +62,12 @@ final class UploadExchange: Sendable {
   }
 
   /// Waits for the exchange to end, starting the task and the deadline timer unless it already has.
-  func run(deadline: Duration) async -> UploadCompletion {
+  ///
+  /// - Parameters:
+  ///   - deadline: The request's time limit, for the failure it reports.
+  ///   - startedAt: When the request began: the limit counts from there, so time spent creating
+  ///     the task (which waits for the session's internal queue) counts too.
+  func run(deadline: Duration, startedAt: DispatchTime) async -> UploadCompletion {
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<UploadCompletion, Never>) in
         let (finished, task) = state.withLock { state -> (UploadCompletion?, URLSessionDataTask?) in
@@ -76,7 +81,7 @@ final class UploadExchange: Sendable {
           return
         }
         // Weak: a finished exchange need not live until its deadline. finish() ignores a late timer.
-        controlQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: deadline.totalNanoseconds))) {
+        controlQueue.asyncAfter(deadline: startedAt + .nanoseconds(Int(clamping: deadline.totalNanoseconds))) {
           [weak self] in
           guard let self else { return }
           // A response head that arrived in time still decides the outcome; only its body was late.
