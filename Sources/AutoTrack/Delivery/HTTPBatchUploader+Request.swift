@@ -15,6 +15,7 @@ extension HTTPBatchUploader {
       return .retry(failure: .cancelled, retryAfter: nil)
     }
     let startedAt = DispatchTime.now()
+    let started = ContinuousClock.now
     var request = URLRequest(url: configuration.endpoint)
     request.httpMethod = "POST"
     request.timeoutInterval = configuration.backstopTimeout
@@ -34,6 +35,9 @@ extension HTTPBatchUploader {
     counters.withLock { counters in
       counters.responseBodyBytesRead += bodyBytes
       counters.largestResponseBodyBytesRead = max(counters.largestResponseBodyBytesRead, bodyBytes)
+      if let ended = exchange.endedAt {
+        counters.longestRequestDuration = max(counters.longestRequestDuration, ended - started)
+      }
       if exchange.wasTruncated { counters.truncatedResponseCount += 1 }
       switch completion {
       case .failed(.deadlineExceeded): counters.deadlineExceededCount += 1

@@ -119,6 +119,9 @@ public final class HTTPBatchUploader: BatchDestination {
     public var responseBodyBytesRead = 0
     /// The most body bytes read for any one response.
     public var largestResponseBodyBytesRead = 0
+    /// The longest any request took, from its start to the moment its outcome was settled (by the
+    /// response, the deadline or a cancellation), before the awaiting task resumed.
+    public var longestRequestDuration = Duration.zero
   }
 
   private enum EncodedLine {

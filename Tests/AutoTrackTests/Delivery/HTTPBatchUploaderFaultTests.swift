@@ -11,10 +11,10 @@ import Testing
 /// running the suite under a sanitizer.
 @Suite struct HTTPBatchUploaderFaultTests {
   static let deadline = Duration.seconds(1)
-  /// How far past its deadline a request may end on a loaded machine: under the thread sanitizer,
-  /// with the other suites running, a resumed test task has been seen to wait 3 s for a thread.
-  /// Still well short of the 18 s the trickled answer takes, and of URLSession's own timer.
-  static let slack = Duration.seconds(9)
+  /// How long after the deadline the awaiting call may return. The request itself ends on time
+  /// (checked with the uploader's own measure); the test task then waits for a cooperative thread,
+  /// which in a full `swift test` run, with suites that block their threads, took up to 5.5 s.
+  static let slack = Duration.seconds(29)
 
   func uploader(_ collector: LoopbackCollector, timeout: Duration = deadline, bodyCap: Int = 64 * 1024)
     -> HTTPBatchUploader
@@ -37,9 +37,18 @@ import Testing
     let elapsed = ContinuousClock.now - started
     #expect(result == .whole(events, .retry(failure: .deadlineExceeded(deadline: Self.deadline), retryAfter: nil)))
     #expect(elapsed >= Self.deadline, "the request ran until its deadline")
-    #expect(elapsed < Self.deadline + Self.slack, "the request ended at its deadline, took \(elapsed)")
-    #expect(uploader.statistics.deadlineExceededCount == 1)
-    print("\(response) against a \(Self.deadline) deadline: ended after \(elapsed)")
+    #expect(elapsed < Self.deadline + Self.slack, "the call returned \(elapsed) after it started")
+    let statistics = uploader.statistics
+    #expect(statistics.deadlineExceededCount == 1)
+    // The uploader's own measure, taken where the request ended, before the test task resumed
+    // (on a loaded machine that can take seconds more).
+    #expect(statistics.longestRequestDuration >= Self.deadline)
+    #expect(
+      statistics.longestRequestDuration < Self.deadline + .seconds(2),
+      "the request ended \(statistics.longestRequestDuration) after it started")
+    print(
+      "\(response) against a \(Self.deadline) deadline: the request ended after "
+        + "\(statistics.longestRequestDuration), the call returned after \(elapsed)")
   }
 
   @Test(arguments: [true, false])

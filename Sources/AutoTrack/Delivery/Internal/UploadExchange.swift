@@ -39,6 +39,7 @@ final class UploadExchange: Sendable {
     var taskCompleted = false
     var cancelRequested = false
     var truncated = false
+    var endedAt: ContinuousClock.Instant?
   }
 
   let maximumBodyBytes: Int
@@ -55,6 +56,9 @@ final class UploadExchange: Sendable {
 
   /// Whether the body was left unread, in whole or in part, because of the cap.
   var wasTruncated: Bool { state.withLock { $0.truncated } }
+
+  /// When the exchange ended, on whichever thread ended it; `nil` while it runs.
+  var endedAt: ContinuousClock.Instant? { state.withLock { $0.endedAt } }
 
   /// Remembers the task, so that ending the exchange early can cancel it.
   func attach(_ task: URLSessionDataTask) {
@@ -100,6 +104,7 @@ final class UploadExchange: Sendable {
     let continuation = state.withLock { state -> CheckedContinuation<UploadCompletion, Never>? in
       guard state.completion == nil else { return nil }
       state.completion = completion
+      state.endedAt = .now
       defer { state.continuation = nil }
       return state.continuation
     }
