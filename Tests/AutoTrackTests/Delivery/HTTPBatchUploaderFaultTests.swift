@@ -41,10 +41,12 @@ import Testing
     let statistics = uploader.statistics
     #expect(statistics.deadlineExceededCount == 1)
     // The uploader's own measure, taken where the request ended, before the test task resumed
-    // (on a loaded machine that can take seconds more).
+    // (on a loaded machine that can take seconds more). Its timer itself fired 0.65 s late once
+    // under the thread sanitizer; 4 s is still far short of the 13 s URLSession backstop and of
+    // the 18 s the trickled answer takes.
     #expect(statistics.longestRequestDuration >= Self.deadline)
     #expect(
-      statistics.longestRequestDuration < Self.deadline + .seconds(2),
+      statistics.longestRequestDuration < Self.deadline + .seconds(4),
       "the request ended \(statistics.longestRequestDuration) after it started")
     print(
       "\(response) against a \(Self.deadline) deadline: the request ended after "
