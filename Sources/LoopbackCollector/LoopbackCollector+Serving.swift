@@ -24,6 +24,12 @@ extension LoopbackCollector {
       guard ready > 0 else { continue }
       let connection = accept(listener, nil, nil)
       guard connection >= 0 else { continue }
+      #if canImport(Darwin)
+        // Darwin has no MSG_NOSIGNAL; the socket option keeps a write to a closed peer from raising
+        // SIGPIPE (<sys/socket.h>: SO_NOSIGPIPE).
+        var noSigPipe: Int32 = 1
+        _ = setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &noSigPipe, socklen_t(MemoryLayout<Int32>.size))
+      #endif
       state.withLock { $0.openConnections += 1 }
       connections.enter()
       let thread = Thread { [self] in
@@ -195,14 +201,14 @@ extension LoopbackCollector {
     return true
   }
 
+  // A peer that closed early must not kill the test process with `SIGPIPE`: Linux says so per send
+  // (MSG_NOSIGNAL), Darwin per socket (SO_NOSIGPIPE, set when the connection is accepted).
   #if canImport(Darwin)
     static let noSignal: Int32 = 0
-    static let dontWait = Int32(MSG_DONTWAIT)
   #else
-    /// A peer that closed early must not kill the test process with `SIGPIPE`.
     static let noSignal = Int32(MSG_NOSIGNAL)
-    static let dontWait = Int32(MSG_DONTWAIT)
   #endif
+  static let dontWait = Int32(MSG_DONTWAIT)
 
   static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
     guard haystack.count >= needle.count else { return nil }

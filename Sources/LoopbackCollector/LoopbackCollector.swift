@@ -110,7 +110,9 @@ public final class LoopbackCollector: Sendable {
   public init(readTimeout: Duration = .seconds(2)) throws(LoopbackCollectorError) {
     self.readTimeout = readTimeout
     #if canImport(Darwin)
+      // Darwin's <sys/socket.h> has no SOCK_CLOEXEC: close-on-exec is set with fcntl instead.
       let fd = socket(AF_INET, SOCK_STREAM, 0)
+      if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     #else
       let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     #endif
@@ -118,6 +120,10 @@ public final class LoopbackCollector: Sendable {
     var reuse: Int32 = 1
     _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
     var address = sockaddr_in()
+    #if canImport(Darwin)
+      // Darwin's `struct sockaddr_in` starts with a length byte (<netinet/in.h>).
+      address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+    #endif
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = 0
     address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
