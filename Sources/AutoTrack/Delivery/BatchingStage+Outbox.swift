@@ -249,37 +249,37 @@ extension BatchingStage {
   }
 
   static func readJournal(at path: String) throws(AutoTrackError) -> Set<String> {
-    guard let data = try PosixFile.contents(of: path) else { return [] }
     let decoder = JSONDecoder()
-    var ids = Set<String>()
-    var lineNumber = 0
-    for line in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
-      lineNumber += 1
-      if line.isEmpty { continue }
-      do {
-        ids.insert(try decoder.decode(String.self, from: line))
-      } catch {
-        throw .malformedLine(path: path, line: lineNumber, reason: String(describing: error))
-      }
-    }
-    return ids
+    return Set(try readLines(at: path) { line in try decoder.decode(String.self, from: line) })
   }
 
-  /// The events of a snapshot file; none when it does not exist.
+  /// The events of a snapshot file; none when it does not exist. Read with the store's own line
+  /// reader, so a `Double` property comes back a `Double` (`JSONDecoder` would make `3.0` an `Int`).
   static func readEvents(at path: String) throws(AutoTrackError) -> [TrackedEvent] {
+    let decoder = EventLineDecoder()
+    return try readLines(at: path) { line in try decoder.decode(line) }
+  }
+
+  /// Decodes each non-empty line of a file; none when the file does not exist. A line that does
+  /// not decode is a ``AutoTrackError/malformedLine(path:line:reason:)`` with its 1-based number.
+  private static func readLines<Value>(
+    at path: String,
+    _ decode: (Data) throws -> Value
+  ) throws(AutoTrackError) -> [Value] {
     guard let data = try PosixFile.contents(of: path) else { return [] }
-    let decoder = JSONDecoder()
-    var events: [TrackedEvent] = []
+    var values: [Value] = []
     var lineNumber = 0
     for line in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
       lineNumber += 1
       if line.isEmpty { continue }
       do {
-        events.append(try decoder.decode(TrackedEvent.self, from: line))
+        values.append(try decode(line))
+      } catch let failure as EventLineDecoder.Failure {
+        throw .malformedLine(path: path, line: lineNumber, reason: failure.reason)
       } catch {
         throw .malformedLine(path: path, line: lineNumber, reason: String(describing: error))
       }
     }
-    return events
+    return values
   }
 }

@@ -117,4 +117,26 @@ import Testing
     let decoded = try bytes.split(separator: 0x0A).map { try JSONDecoder().decode(String.self, from: Data($0)) }
     #expect(decoded == ["plain", "quote\"back\\slash", "line\nbreak\u{1}", "é\u{2028}"])
   }
+
+  @Test func aSnapshotKeepsEachPropertyValuesKind() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let event = TrackedEvent(
+      name: "kinds", id: "kinds-1", sequence: 1, timestampMs: 1,
+      properties: ["three": .double(3.0), "minusZero": .double(-0.0), "big": .double(1e16), "count": .int(3)])
+    var bytes: [UInt8] = []
+    BatchingStage.encode([event], to: &bytes)
+    let path = directory.path + "/kinds.pending"
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+    let read = try #require(try BatchingStage.readEvents(at: path).first)
+    #expect(read.properties["three"] == .double(3.0))
+    #expect(read.properties["big"] == .double(1e16))
+    #expect(read.properties["count"] == .int(3))
+    guard case .double(let minusZero) = read.properties["minusZero"] else {
+      Issue.record("-0.0 came back as \(String(describing: read.properties["minusZero"]))")
+      return
+    }
+    #expect(minusZero.sign == .minus)
+  }
 }
