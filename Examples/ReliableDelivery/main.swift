@@ -48,7 +48,7 @@ for (index, name) in names.enumerated() {
   let event = TrackedEvent(
     name: name, sequence: UInt64(index + 1), timestampMs: Int64(Date().timeIntervalSince1970 * 1000),
     properties: ["screen_name": "Checkout", "element_content": index == 0 ? "" : "Pay"])
-  stage.send(event)
+  try stage.send(event)
   print("\(stamp()) app: sent \(name) #\(index + 1) to the stage (returns at once, never waits for the network)")
 }
 

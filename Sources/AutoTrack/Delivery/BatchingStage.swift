@@ -141,8 +141,10 @@ public final class BatchingStage: EventSink {
 
   /// Counters since the stage was created.
   public struct Statistics: Sendable, Hashable {
-    /// Events passed to ``send(_:)``.
+    /// Events ``send(_:)`` accepted.
     public var sentCount = 0
+    /// Events ``send(_:)`` refused with an error, because JSON cannot carry one of their values.
+    public var refusedCount = 0
     /// Events re-queued from the outbox at start.
     public var recoveredCount = 0
     /// Events the destination accepted.
@@ -244,11 +246,21 @@ public final class BatchingStage: EventSink {
 
   /// Queues `event` (and writes it to the outbox's buffer), dropping the oldest waiting event when full.
   ///
-  /// Never waits for the network; with an outbox it may do a buffered file write.
+  /// Never waits for the network; with an outbox it may do a buffered file write. An event that
+  /// returns normally is accepted: it is delivered, or reported and counted as dropped or rejected.
+  /// The outbox refusing it does not refuse it here: the queue keeps it, and the refusal is
+  /// reported as ``Report/outboxFailed(error:)``.
   ///
   /// - Parameter event: The event to deliver.
+  /// - Throws: ``AutoTrackError/eventEncodingFailed(eventID:reason:)`` when a property is a NaN or
+  ///   infinite `Double`, which the batch's JSON cannot carry; the event is not queued and is
+  ///   counted in ``Statistics/refusedCount``.
   /// - Complexity: O(1) amortized.
-  public func send(_ event: TrackedEvent) {
+  public func send(_ event: TrackedEvent) throws(AutoTrackError) {
+    if let refusal = EventLineEncoder.refusal(of: event) {
+      state.withLock { $0.statistics.refusedCount += 1 }
+      throw refusal
+    }
     let now = clock.now()
     var outboxError: AutoTrackError?
     let (report, wake) = state.withLock { state -> (Report?, Bool) in

@@ -134,17 +134,16 @@ public final class JSONLinesStore: EventSink {
   ///   ``AutoTrackError/sinkClosed(path:)`` after ``close()``. A refused event is counted in the
   ///   matching `dropped…` statistic and nothing of it is kept.
   public func send(_ event: TrackedEvent) throws(AutoTrackError) {
-    let nonFiniteKey = EventLineEncoder.nonFiniteKey(in: event)
+    let refusal = EventLineEncoder.refusal(of: event)
     let now = clock.now()
     try state.withLock { (state: inout State) throws(AutoTrackError) in
       guard !state.isClosed else {
         state.statistics.droppedAfterCloseCount += 1
         throw .sinkClosed(path: directoryPath)
       }
-      if let nonFiniteKey {
+      if let refusal {
         state.statistics.droppedUnencodableCount += 1
-        throw .eventEncodingFailed(
-          eventID: event.id, reason: "property \"\(nonFiniteKey)\" is not a finite number; JSON has no NaN or infinity")
+        throw refusal
       }
       if state.bufferedBytes >= configuration.maximumBufferedBytes {
         // A full buffer still retries on schedule, so sends alone bring the store back once the disk recovers.

@@ -52,7 +52,7 @@ final class CountingSink: EventSink {
         (0..<Self.backgroundThreads).map { thread in
           {
             for index in 0..<Self.backgroundEventsPerThread {
-              stage.send(
+              try! stage.send(
                 TrackedEvent(name: "background", id: "bg\(thread)-\(index)", sequence: UInt64(index), timestampMs: 0))
             }
           }

@@ -27,7 +27,7 @@ import Testing
     let stage = try BatchingStage(
       destination: uploader, configuration: .init(maximumBatchSize: 1, maximumBatchAge: .zero),
       onReport: log.handler)
-    stage.send(makeEvents(1)[0])
+    try stage.send(makeEvents(1)[0])
     var slowest = Duration.zero
     for round in 0..<100 {
       let startedRequests = uploader.statistics.requestCount

@@ -50,7 +50,7 @@ import Testing
       var largest = 0
       var largestJournal = 0
       for (index, event) in events.enumerated() {
-        stage.send(event)
+        try stage.send(event)
         guard (index + 1).isMultiple(of: Self.sendsPerTurn) else { continue }
         clock.advance(by: .seconds(1))
         await stage.deliverDueBatches()
@@ -98,7 +98,7 @@ import Testing
       clock: ManualClock(), outbox: store)
     let driver = Task { await stage.run() }
     defer { driver.cancel() }
-    for event in makeEvents(1_000) { stage.send(event) }
+    for event in makeEvents(1_000) { try stage.send(event) }
     let giveUp = ContinuousClock.now + .seconds(10)
     while stage.statistics.outboxCompactionCount == 0 {
       try #require(ContinuousClock.now < giveUp, "no compaction within 10 s")

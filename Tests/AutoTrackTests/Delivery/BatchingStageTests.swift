@@ -20,20 +20,38 @@ import Testing
     let destination = ScriptedDestination()
     let stage = try stage(destination, clock: ManualClock(), batch: 3)
     let events = makeEvents(7)
-    for event in events.prefix(2) { stage.send(event) }
+    for event in events.prefix(2) { try stage.send(event) }
     await stage.deliverDueBatches()
     #expect(destination.deliveredBatches.isEmpty)
-    for event in events.dropFirst(2) { stage.send(event) }
+    for event in events.dropFirst(2) { try stage.send(event) }
     await stage.deliverDueBatches()
     #expect(destination.deliveredBatches.map { $0.map(\.id) } == [["e-0", "e-1", "e-2"], ["e-3", "e-4", "e-5"]])
     #expect(stage.statistics.pendingCount == 1)
+  }
+
+  @Test(arguments: [Double.nan, .infinity, -.infinity])
+  func aValueJSONCannotCarryIsRefusedAtSendAndCounted(_ value: Double) async throws {
+    let destination = ScriptedDestination()
+    let stage = try stage(destination, clock: ManualClock(), batch: 2)
+    let bad = TrackedEvent(name: "bad", id: "bad-1", sequence: 1, timestampMs: 0, properties: ["ratio": .double(value)])
+    #expect(
+      throws: AutoTrackError.eventEncodingFailed(
+        eventID: "bad-1", reason: "property \"ratio\" is not a finite number; JSON has no NaN or infinity")
+    ) {
+      try stage.send(bad)
+    }
+    for event in makeEvents(2) { try stage.send(event) }
+    await stage.deliverDueBatches()
+    #expect(destination.deliveredIDs == ["e-0", "e-1"], "the refused event was never queued")
+    #expect(stage.statistics.refusedCount == 1)
+    #expect(stage.statistics.sentCount == 2)
   }
 
   @Test func sendsAPartialBatchOnceItsOldestEventIsOldEnough() async throws {
     let destination = ScriptedDestination()
     let clock = ManualClock()
     let stage = try stage(destination, clock: clock, batch: 10, age: .seconds(5))
-    stage.send(makeEvents(1)[0])
+    try stage.send(makeEvents(1)[0])
     #expect(stage.nextWakeUp == .seconds(5))
     clock.advance(by: .milliseconds(4_999))
     await stage.deliverDueBatches()
@@ -47,7 +65,7 @@ import Testing
   @Test func flushSendsEverythingNowAndAcknowledgesIt() async throws {
     let destination = ScriptedDestination()
     let stage = try stage(destination, clock: ManualClock(), batch: 4)
-    for event in makeEvents(6) { stage.send(event) }
+    for event in makeEvents(6) { try stage.send(event) }
     let acknowledgement = try await stage.flush()
     #expect(acknowledgement == FlushAcknowledgement(acknowledgedCount: 6, lastAcknowledgedID: "e-5"))
     #expect(destination.deliveredBatches.map(\.count) == [4, 2])
@@ -58,7 +76,7 @@ import Testing
     let destination = ScriptedDestination()
     let log = ReportLog()
     let stage = try stage(destination, clock: ManualClock(), batch: 10, capacity: 3, log: log)
-    for event in makeEvents(5) { stage.send(event) }
+    for event in makeEvents(5) { try stage.send(event) }
     #expect(stage.statistics.droppedOnOverflowCount == 2)
     #expect(log.all == [.droppedOnOverflow(eventIDs: ["e-0"]), .droppedOnOverflow(eventIDs: ["e-1"])])
     try await stage.flush()
@@ -78,7 +96,7 @@ import Testing
     let stage = try stage(
       destination, clock: clock, retry: RetryPolicy(initialDelay: .seconds(1), jitter: 0, seed: 7), log: log)
     let events = makeEvents(3)
-    for event in events { stage.send(event) }
+    for event in events { try stage.send(event) }
     await stage.deliverDueBatches()
     #expect(stage.statistics.nextAttemptAt == .seconds(1))
     clock.advance(by: .milliseconds(999))
@@ -106,7 +124,7 @@ import Testing
     ])
     let clock = ManualClock()
     let stage = try stage(destination, clock: clock, retry: policy, log: log)
-    for event in makeEvents(3) { stage.send(event) }
+    for event in makeEvents(3) { try stage.send(event) }
     await stage.deliverDueBatches()
     clock.advance(by: .seconds(60))
     await stage.deliverDueBatches()
@@ -129,7 +147,7 @@ import Testing
     let log = ReportLog()
     let stage = try stage(
       destination, clock: clock, retry: RetryPolicy(jitter: 0, maximumRetryAfter: .seconds(60), seed: 1), log: log)
-    for event in makeEvents(3) { stage.send(event) }
+    for event in makeEvents(3) { try stage.send(event) }
     await stage.deliverDueBatches()
     #expect(stage.statistics.nextAttemptAt == .seconds(7))
     clock.advance(by: .seconds(7))
@@ -142,7 +160,7 @@ import Testing
     let destination = ScriptedDestination(outcomes: [.rejected(failure: rejection)])
     let log = ReportLog()
     let stage = try stage(destination, clock: ManualClock(), batch: 2, log: log)
-    for event in makeEvents(4) { stage.send(event) }
+    for event in makeEvents(4) { try stage.send(event) }
     try await stage.flush()
     #expect(log.all.contains(.rejected(eventIDs: ["e-0", "e-1"], failure: rejection)))
     #expect(stage.statistics.rejectedCount == 2)
@@ -158,7 +176,7 @@ import Testing
     let log = ReportLog()
     let stage = try stage(
       destination, clock: clock, retry: RetryPolicy(jitter: 0, maximumAttempts: 2, seed: 1), log: log)
-    for event in makeEvents(3) { stage.send(event) }
+    for event in makeEvents(3) { try stage.send(event) }
     await stage.deliverDueBatches()
     clock.advance(by: .seconds(1))
     await stage.deliverDueBatches()
@@ -176,7 +194,7 @@ import Testing
     ])
     let clock = ManualClock()
     let stage = try stage(destination, clock: clock, batch: 3)
-    for event in makeEvents(3) { stage.send(event) }
+    for event in makeEvents(3) { try stage.send(event) }
     await stage.deliverDueBatches()
     #expect(stage.statistics.deliveredCount == 1)
     #expect(stage.statistics.pendingCount == 2)
@@ -190,7 +208,7 @@ import Testing
     let destination = ScriptedDestination(outcomes: [.retry(failure: failure, retryAfter: .seconds(30))])
     let clock = ManualClock()
     let stage = try stage(destination, clock: clock, batch: 10)
-    for event in makeEvents(4) { stage.send(event) }
+    for event in makeEvents(4) { try stage.send(event) }
     await #expect(throws: AutoTrackError.flushIncomplete(pendingCount: 4, lastFailure: failure)) {
       try await stage.flush()
     }
@@ -227,7 +245,7 @@ import Testing
       let failing = ScriptedDestination(outcomes: [.retry(failure: .transport(reason: "offline"), retryAfter: nil)])
       let store = try outbox(directory)
       let first = try stage(failing, clock: ManualClock(), batch: 10, outbox: store)
-      for event in events { first.send(event) }
+      for event in events { try first.send(event) }
       await #expect(throws: AutoTrackError.self) { try await first.flush() }
       try store.close()
     }
@@ -253,7 +271,7 @@ import Testing
       ])
       let store = try outbox(directory)
       let first = try stage(destination, clock: ManualClock(), batch: 2, outbox: store)
-      for event in events { first.send(event) }
+      for event in events { try first.send(event) }
       await #expect(throws: AutoTrackError.self) { try await first.flush() }
       #expect(first.statistics.deliveredCount == 2)
       #expect(first.statistics.rejectedCount == 2)
@@ -281,9 +299,9 @@ import Testing
     let driver = Task { await stage.run() }
     defer { driver.cancel() }
     var batches = destination.batches.makeAsyncIterator()
-    for event in makeEvents(3) { stage.send(event) }
+    for event in makeEvents(3) { try stage.send(event) }
     #expect(await batches.next()?.map(\.id) == ["e-0", "e-1", "e-2"])
-    stage.send(makeEvents(1, from: 3)[0])
+    try stage.send(makeEvents(1, from: 3)[0])
     clock.advance(by: .seconds(5))
     #expect(await batches.next()?.map(\.id) == ["e-3"])
   }

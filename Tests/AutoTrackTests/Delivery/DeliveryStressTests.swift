@@ -68,7 +68,7 @@ import Testing
     let driver = Task { await stage.run() }
     await runOnThreads(
       (0..<Self.threads).map { thread in
-        { for event in Self.events(of: thread) { stage.send(event) } }
+        { for event in Self.events(of: thread) { try! stage.send(event) } }
       })
     gate.open()
     // A flush stops at a batch that asks for a retry; a Retry-After of zero still waits the

@@ -88,7 +88,7 @@ import Testing
         maximumBatchSize: 3, retry: RetryPolicy(jitter: 0, minimumRetryAfter: .milliseconds(1_500), seed: 1)),
       clock: clock, onReport: log.handler)
     let events = makeEvents(3)
-    for event in events { stage.send(event) }
+    for event in events { try stage.send(event) }
     await stage.deliverDueBatches()
     #expect(log.retryDelays == [.milliseconds(1_500)], "Retry-After: 0 is raised to the minimum")
     #expect(stage.statistics.nextAttemptAt == .milliseconds(1_500))

@@ -180,7 +180,7 @@ import Testing
       configuration: .init(maximumBatchSize: 5, retry: RetryPolicy(jitter: 0, seed: 3)), clock: clock,
       onReport: log.handler)
     let events = makeEvents(12)
-    for event in events { stage.send(event) }
+    for event in events { try stage.send(event) }
     await #expect(throws: AutoTrackError.flushIncomplete(pendingCount: 12, lastFailure: .httpStatus(code: 503))) {
       try await stage.flush()
     }
@@ -203,7 +203,7 @@ import Testing
       let stage = try BatchingStage(
         destination: LostResponseDestination(uploader), configuration: .init(maximumBatchSize: 10),
         clock: ManualClock(), outbox: store)
-      for event in events { stage.send(event) }
+      for event in events { try stage.send(event) }
       await #expect(throws: AutoTrackError.self) { try await stage.flush() }
       try store.close()
     }

@@ -26,6 +26,16 @@ struct EventLineEncoder {
     return nil
   }
 
+  /// The error a sink that sends events on as JSON refuses `event` with, or `nil` when JSON can hold
+  /// every property: a NaN or infinite `Double` has no JSON spelling, and refusing it at `send`
+  /// tells the caller, where a later encoding failure would drop it out of sight.
+  static func refusal(of event: TrackedEvent) -> AutoTrackError? {
+    nonFiniteKey(in: event).map { key in
+      .eventEncodingFailed(
+        eventID: event.id, reason: "property \"\(key)\" is not a finite number; JSON has no NaN or infinity")
+    }
+  }
+
   /// Appends the event's JSON (without a newline) to `buffer`; leaves `buffer` unchanged when it throws.
   func append(_ event: TrackedEvent, to buffer: inout [UInt8]) throws(NonFiniteNumber) {
     let start = buffer.count
