@@ -89,7 +89,7 @@ let package = Package(
     // `--failing-disk` it runs the failing-disk test under a file-size limit.
     .executableTarget(
       name: "JSONLinesKillHelper",
-      dependencies: ["AutoTrack", "ClockTestSupport"],
+      dependencies: ["AutoTrack", "ClockTestSupport", "DelegateProxyKitTestSupport"],
       path: "Tests/Helpers/JSONLinesKillHelper",
       swiftSettings: upcomingFeatures
     ),

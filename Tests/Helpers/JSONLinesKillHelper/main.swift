@@ -11,6 +11,7 @@
 // it with SIGKILL. Stops by itself after a bounded number of events.
 
 import AutoTrack
+import DelegateProxyKitTestSupport
 import Foundation
 
 let arguments = CommandLine.arguments
@@ -24,19 +25,11 @@ guard arguments.count == 4, let seed = UInt64(arguments[3]) else {
 let directory = URL(fileURLWithPath: arguments[1])
 let tag = arguments[2]
 
-/// SplitMix64: every choice of a run is reproducible from its seed.
-struct SeededRandom {
-  var state: UInt64
-  mutating func next(_ range: ClosedRange<Int>) -> Int {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    z ^= z >> 31
-    return range.lowerBound + Int(z % UInt64(range.count))
-  }
+extension SplitMix64 {
+  /// A value in `range`: every choice of a run is reproducible from its seed.
+  mutating func next(_ range: ClosedRange<Int>) -> Int { range.lowerBound + below(range.count) }
 }
-var random = SeededRandom(state: seed)
+var random = SplitMix64(seed: seed)
 
 var configuration = JSONLinesStore.Configuration(
   directory: directory, flushEveryEvents: random.next(1...16), flushInterval: .seconds(3600),
