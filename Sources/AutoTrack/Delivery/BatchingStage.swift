@@ -135,6 +135,10 @@ public final class BatchingStage: EventSink {
     case retryScheduled(eventCount: Int, attempt: Int, delay: Duration, failure: DeliveryFailure)
     /// Writing to the outbox store failed; delivery went on from memory.
     ///
+    /// A store that keeps refusing sends with the same error (a full buffer on a failing disk) is
+    /// reported once, not once per event, until it accepts an event again; every refusal is
+    /// counted in ``Statistics/outboxRefusedCount``.
+    ///
     /// - Parameter error: The store's error.
     case outboxFailed(error: AutoTrackError)
   }
@@ -159,6 +163,9 @@ public final class BatchingStage: EventSink {
     public var pendingCount = 0
     /// Times the outbox was rewritten to hold just the waiting events (see "Surviving a restart").
     public var outboxCompactionCount = 0
+    /// Events the outbox store refused; the queue kept them, so they are still delivered unless a
+    /// crash comes first.
+    public var outboxRefusedCount = 0
     /// When the next attempt may start after a failure, as time since the stage was created on its clock;
     /// `nil` when not backing off.
     public var nextAttemptAt: Duration?
@@ -186,6 +193,8 @@ public final class BatchingStage: EventSink {
     var turnWaiters: [CheckedContinuation<Void, Never>] = []
     var driverWaiter: CheckedContinuation<Void, Never>?
     var wakePending = false
+    /// The outbox's refusal last reported from `send`, until the outbox accepts an event again.
+    var reportedOutboxRefusal: AutoTrackError?
   }
 
   /// The stage's thresholds and limits.
@@ -249,7 +258,7 @@ public final class BatchingStage: EventSink {
   /// Never waits for the network; with an outbox it may do a buffered file write. An event that
   /// returns normally is accepted: it is delivered, or reported and counted as dropped or rejected.
   /// The outbox refusing it does not refuse it here: the queue keeps it, and the refusal is
-  /// reported as ``Report/outboxFailed(error:)``.
+  /// reported as ``Report/outboxFailed(error:)`` (once while the same refusal repeats).
   ///
   /// - Parameter event: The event to deliver.
   /// - Throws: ``AutoTrackError/eventEncodingFailed(eventID:reason:)`` when a property is a NaN or
@@ -269,11 +278,16 @@ public final class BatchingStage: EventSink {
       if let outbox {
         do throws(AutoTrackError) {
           try outbox.send(event)
+          state.reportedOutboxRefusal = nil
           state.outboxState.loggedEventCount += 1
           state.outboxState.entriesSinceAttempt += 1
           compactionDue = state.outboxState.entriesSinceAttempt >= compactionThreshold
         } catch {
-          outboxError = error
+          state.statistics.outboxRefusedCount += 1
+          if state.reportedOutboxRefusal != error {
+            state.reportedOutboxRefusal = error
+            outboxError = error
+          }
         }
       }
       state.statistics.sentCount += 1

@@ -236,6 +236,27 @@ import Testing
       configuration: .init(directory: directory.url, flushEveryEvents: 1_000, flushInterval: .seconds(60)))
   }
 
+  @Test func anOutboxThatKeepsRefusingIsReportedOnceAndCountedPerEvent() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let store = try outbox(directory)
+    let destination = ScriptedDestination()
+    let log = ReportLog()
+    let stage = try stage(destination, clock: ManualClock(), batch: 1_000, outbox: store, log: log)
+    try store.close()
+    let events = makeEvents(100)
+    for event in events { try stage.send(event) }
+
+    let refusals = log.all.filter { report in
+      if case .outboxFailed = report { return true }
+      return false
+    }
+    #expect(refusals == [.outboxFailed(error: .sinkClosed(path: directory.url.path))])
+    #expect(stage.statistics.outboxRefusedCount == 100)
+    await stage.deliverDueBatches()
+    #expect(stage.statistics.pendingCount == 100, "the queue kept every event the outbox refused")
+  }
+
   @Test func anInFlightBatchSurvivesARestart() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
