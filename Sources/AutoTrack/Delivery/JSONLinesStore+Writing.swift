@@ -121,7 +121,11 @@ extension JSONLinesStore.State {
     }
     try writeBuffer(configuration, now: now, byteLimit: nil)
     do {
-      if unacknowledgedCount > 0, configuration.syncOnFlush { try file?.sync() }
+      try syncRotatedFiles(configuration)
+      if unacknowledgedCount > 0, configuration.syncOnFlush, let file {
+        syncCallCount += 1
+        try file.sync()
+      }
       try verifyFileIsAtPath(configuration)
     } catch {
       recordWriteFailure(error, configuration, now: now)
@@ -148,9 +152,9 @@ extension JSONLinesStore.State {
   /// Counts what went with the vanished file and opens a new one at the path; returns the error to throw.
   mutating func replaceVanishedFile(_ configuration: JSONLinesStore.Configuration) -> AutoTrackError {
     let path = JSONLinesStore.activePath(configuration.directory.path, configuration.baseName)
-    let lost = unacknowledgedCount
+    let lost = activeFileUnacknowledgedCount
     statistics.lostWithReplacedFileCount += lost
-    unacknowledgedCount = 0
+    unacknowledgedCount -= lost
     // Best effort: when the path cannot be opened now, the next write tries again.
     try? reopen(configuration)
     return .storeFileReplaced(path: path, lostEventCount: lost)
@@ -241,10 +245,13 @@ extension JSONLinesStore.State {
     guard let current = file, fileSize > 0 else { return }
     let directory = configuration.directory.path
     let baseName = configuration.baseName
-    if configuration.syncOnFlush { try current.sync() }
     try verifyFileIsAtPath(configuration)
-    try PosixFile.rename(current.path, to: JSONLinesStore.archivePath(directory, baseName, nextArchiveNumber))
+    let archivePath = JSONLinesStore.archivePath(directory, baseName, nextArchiveNumber)
+    try PosixFile.rename(current.path, to: archivePath)
     nextArchiveNumber += 1
+    rotatedUnsynced.append(
+      RotatedFile(path: archivePath, identity: fileIdentity, unacknowledgedCount: activeFileUnacknowledgedCount))
+    directoryNeedsSync = configuration.syncOnFlush
     current.close()
     file = nil
     fileIdentity = nil
@@ -252,7 +259,6 @@ extension JSONLinesStore.State {
     fileIdentity = try fresh.identity()
     file = fresh
     fileSize = 0
-    if configuration.syncOnFlush { try PosixFile.syncDirectory(directory) }
     statistics.rotationCount += 1
     // Everything written so far sits in synced (or at least written) files now.
     if let keep = configuration.maximumArchivedFiles {
@@ -261,8 +267,40 @@ extension JSONLinesStore.State {
         let path = JSONLinesStore.archivePath(directory, baseName, numbers.removeFirst())
         let lines = (try PosixFile.contents(of: path))?.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } ?? 0
         try PosixFile.remove(path)
+        rotatedUnsynced.removeAll { $0.path == path }
         statistics.eventsRemovedByRetention += lines
       }
+    }
+  }
+
+  /// The unacknowledged lines in the active file: those written since the last flush, less those
+  /// in files rotated out since.
+  var activeFileUnacknowledgedCount: Int {
+    unacknowledgedCount - rotatedUnsynced.reduce(0) { $0 + $1.unacknowledgedCount }
+  }
+
+  /// Checks and syncs the files rotated out since the last flush, then the directory that holds
+  /// their new names. A rotated file that is no longer at its archive path (removed or replaced from outside)
+  /// takes its unacknowledged lines with it: they are counted as lost and the flush throws, as for
+  /// the active file.
+  mutating func syncRotatedFiles(_ configuration: JSONLinesStore.Configuration) throws(AutoTrackError) {
+    while let rotated = rotatedUnsynced.first {
+      if let expected = rotated.identity, try PosixFile.identity(at: rotated.path) != expected {
+        rotatedUnsynced.removeFirst()
+        statistics.lostWithReplacedFileCount += rotated.unacknowledgedCount
+        unacknowledgedCount -= rotated.unacknowledgedCount
+        throw .storeFileReplaced(path: rotated.path, lostEventCount: rotated.unacknowledgedCount)
+      }
+      if configuration.syncOnFlush {
+        syncCallCount += 1
+        try PosixFile.syncFile(at: rotated.path)
+      }
+      rotatedUnsynced.removeFirst()
+    }
+    if directoryNeedsSync {
+      syncCallCount += 1
+      try PosixFile.syncDirectory(configuration.directory.path)
+      directoryNeedsSync = false
     }
   }
 
@@ -278,4 +316,14 @@ extension JSONLinesStore.State {
     lock = nil
     isClosed = true
   }
+}
+
+/// A file the store rotated out since the last flush, which that flush checks and syncs.
+struct RotatedFile {
+  /// Its archive path.
+  var path: String
+  /// The identity it had as the active file, to tell it from a file put at its path since.
+  var identity: FileIdentity?
+  /// The unacknowledged lines it holds.
+  var unacknowledgedCount: Int
 }

@@ -73,6 +73,13 @@ public final class JSONLinesStore: EventSink {
     var lastAcknowledgedID: String?
     /// Events written since the last acknowledged flush.
     var unacknowledgedCount = 0
+    /// Files rotated out since the last flush, oldest first. That flush checks that each is still
+    /// at its archive path and syncs it (with the directory) before it acknowledges their lines,
+    /// so a rotation on the send path renames and does not wait for the disk.
+    var rotatedUnsynced: [RotatedFile] = []
+    var directoryNeedsSync = false
+    /// `fsync` calls on event files and the directory, for tests of which path pays for them.
+    var syncCallCount = 0
     var lastWriteError: AutoTrackError?
     var consecutiveWriteFailures = 0
     var nextWriteAttemptAt: Duration?
@@ -290,6 +297,8 @@ public final class JSONLinesStore: EventSink {
       for number in try JSONLinesStore.archiveNumbers(directoryPath, configuration.baseName) {
         try PosixFile.remove(JSONLinesStore.archivePath(directoryPath, configuration.baseName, number))
       }
+      // Removed on purpose: nothing of them is left to check or sync.
+      state.rotatedUnsynced.removeAll()
       try file.truncate(to: 0)
       state.fileSize = 0
       if configuration.syncOnFlush { try file.sync() }

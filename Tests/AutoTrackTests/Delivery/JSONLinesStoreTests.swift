@@ -1,4 +1,5 @@
 import ClockTestSupport
+import DelegateProxyKitSupport
 import Foundation
 import Testing
 
@@ -139,6 +140,42 @@ import Testing
       guard case .malformedLine(let path, let line, _) = error as? AutoTrackError else { return false }
       return path == activeFile(directory).path && line == 2
     }
+  }
+
+  @Test func aRotationOnTheSendPathLeavesSyncingToTheNextFlush() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let store = try JSONLinesStore(configuration: configuration(directory, flushEvery: 10, maximumFileBytes: 4_096))
+    let events = makeEvents(200)
+    for event in events { try store.send(event) }
+    let rotations = store.statistics.rotationCount
+    #expect(rotations >= 3)
+    #expect(store.state.withLock { $0.syncCallCount } == 0, "sends rotate without waiting for the disk")
+
+    let acknowledgement = try store.flush()
+    #expect(acknowledgement.acknowledgedCount == 200)
+    // Every rotated file, the directory, and the active file.
+    #expect(store.state.withLock { $0.syncCallCount } == rotations + 2)
+    #expect(try store.readAll() == events)
+  }
+
+  @Test func aRotatedFileRemovedBeforeTheFlushIsCountedLostNotAcknowledged() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let store = try JSONLinesStore(configuration: configuration(directory, flushEvery: 10, maximumFileBytes: 4_096))
+    for event in makeEvents(200) { try store.send(event) }
+    let firstArchive = try #require(store.filePaths.first)
+    let lines = try String(contentsOfFile: firstArchive, encoding: .utf8).split(separator: "\n").count
+    #expect(lines > 0)
+    try FileManager.default.removeItem(atPath: firstArchive)
+
+    #expect(throws: AutoTrackError.storeFileReplaced(path: firstArchive, lostEventCount: lines)) {
+      try store.flush()
+    }
+    let acknowledgement = try store.flush()
+    #expect(acknowledgement.acknowledgedCount == 200 - lines)
+    #expect(store.statistics.lostWithReplacedFileCount == lines)
+    #expect(try store.readAll().count == 200 - lines, "what was acknowledged is what can be read")
   }
 
   @Test func rotatesAtTheSizeLimitAndReadsBackInOrder() throws {

@@ -123,6 +123,21 @@ final class PosixFile {
   }
 
   func sync() throws(AutoTrackError) {
+    try PosixFile.sync(descriptor, path)
+  }
+
+  /// Makes the data of the file at `path` durable, through a descriptor of its own.
+  static func syncFile(at path: String) throws(AutoTrackError) {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      let code = errno
+      throw failure("open", path, code)
+    }
+    defer { _ = posixClose(fd) }
+    try sync(fd, path)
+  }
+
+  private static func sync(_ descriptor: Int32, _ path: String) throws(AutoTrackError) {
     #if canImport(Darwin)
       // Darwin's fsync(2) hands the data to the drive but leaves it in the drive's cache;
       // F_FULLFSYNC (<sys/fcntl.h>: `#define F_FULLFSYNC 51`) also asks the drive to write it to
