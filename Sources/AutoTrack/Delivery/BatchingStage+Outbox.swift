@@ -43,29 +43,16 @@ struct OutboxState {
   /// Records a settled event for the journal.
   mutating func noteSettled(_ id: String, sequence: UInt64) {
     guard journal != nil else { return }
-    OutboxState.appendJSONString(id, to: &journalBacklog)
-    journalBacklog.append(0x0A)
+    OutboxState.appendJournalLine(id, to: &journalBacklog)
     journalBacklogCount += 1
     entriesSinceAttempt += 1
     if let upTo = snapshotUpTo, sequence < upTo { settledDuringSnapshot.append(id) }
   }
 
-  /// Appends `string` as a JSON string literal.
-  static func appendJSONString(_ string: String, to bytes: inout [UInt8]) {
-    let hex = Array("0123456789abcdef".utf8)
-    bytes.append(0x22)
-    for byte in string.utf8 {
-      switch byte {
-      case 0x22, 0x5C:
-        bytes.append(0x5C)
-        bytes.append(byte)
-      case 0..<0x20:
-        bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
-      default:
-        bytes.append(byte)
-      }
-    }
-    bytes.append(0x22)
+  /// Appends one journal line: the settled id as a JSON string literal, then a newline.
+  static func appendJournalLine(_ id: String, to bytes: inout [UInt8]) {
+    EventLineEncoder.appendString(id, to: &bytes)
+    bytes.append(0x0A)
   }
 }
 
@@ -195,10 +182,7 @@ extension BatchingStage {
       guard let journal = state.outboxState.journal else { return nil }
       try journal.truncate(to: 0)
       var lines: [UInt8] = []
-      for id in state.outboxState.settledDuringSnapshot {
-        OutboxState.appendJSONString(id, to: &lines)
-        lines.append(0x0A)
-      }
+      for id in state.outboxState.settledDuringSnapshot { OutboxState.appendJournalLine(id, to: &lines) }
       state.outboxState.journalBacklog = lines
       state.outboxState.journalBacklogCount = state.outboxState.settledDuringSnapshot.count
       state.outboxState.journaledCount = 0

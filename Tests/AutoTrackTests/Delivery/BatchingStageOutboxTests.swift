@@ -111,8 +111,7 @@ import Testing
   @Test func settledIDsAreJSONStrings() throws {
     var bytes: [UInt8] = []
     for id in ["plain", "quote\"back\\slash", "line\nbreak\u{1}", "é\u{2028}"] {
-      OutboxState.appendJSONString(id, to: &bytes)
-      bytes.append(0x0A)
+      OutboxState.appendJournalLine(id, to: &bytes)
     }
     let decoded = try bytes.split(separator: 0x0A).map { try JSONDecoder().decode(String.self, from: Data($0)) }
     #expect(decoded == ["plain", "quote\"back\\slash", "line\nbreak\u{1}", "é\u{2028}"])

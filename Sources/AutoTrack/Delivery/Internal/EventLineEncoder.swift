@@ -49,17 +49,17 @@ struct EventLineEncoder {
 
   private func write(_ event: TrackedEvent, to buffer: inout [UInt8]) throws(NonFiniteNumber) {
     buffer.append(contentsOf: #"{"id":"#.utf8)
-    appendString(event.id, to: &buffer)
+    Self.appendString(event.id, to: &buffer)
     buffer.append(contentsOf: #","name":"#.utf8)
-    appendString(event.name, to: &buffer)
+    Self.appendString(event.name, to: &buffer)
     buffer.append(contentsOf: #","properties":{"#.utf8)
     let keys = event.properties.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     for (index, key) in keys.enumerated() {
       if index > 0 { buffer.append(UInt8(ascii: ",")) }
-      appendString(key, to: &buffer)
+      Self.appendString(key, to: &buffer)
       buffer.append(UInt8(ascii: ":"))
       switch event.properties[key]! {
-      case .string(let value): appendString(value, to: &buffer)
+      case .string(let value): Self.appendString(value, to: &buffer)
       case .int(let value): appendInteger(Int64(value), to: &buffer)
       case .bool(let value): buffer.append(contentsOf: (value ? "true" : "false").utf8)
       case .double(let value):
@@ -76,7 +76,9 @@ struct EventLineEncoder {
 
   private static let hexDigits = Array("0123456789abcdef".utf8)
 
-  private func appendString(_ string: String, to buffer: inout [UInt8]) {
+  /// Appends `string` as a JSON string literal: quotes and backslashes escaped, control characters
+  /// as `\n`-style or `\u00xx` escapes, everything else as its UTF-8 bytes.
+  static func appendString(_ string: String, to buffer: inout [UInt8]) {
     buffer.append(UInt8(ascii: "\""))
     for byte in string.utf8 {
       switch byte {
