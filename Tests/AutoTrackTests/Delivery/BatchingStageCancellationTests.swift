@@ -78,7 +78,7 @@ import Testing
         await task.value
         if once.claim() { continuation.resume(returning: true) }
       }
-      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(bound.totalNanoseconds))) {
+      DispatchQueue.global().asyncAfter(deadline: .now() + bound.seconds) {
         if once.claim() { continuation.resume(returning: false) }
       }
     }

@@ -85,7 +85,7 @@ final class UploadExchange: Sendable {
           return
         }
         // Weak: a finished exchange need not live until its deadline. finish() ignores a late timer.
-        controlQueue.asyncAfter(deadline: startedAt + .nanoseconds(Int(clamping: deadline.totalNanoseconds))) {
+        controlQueue.asyncAfter(deadline: startedAt + deadline.seconds) {
           [weak self] in
           guard let self else { return }
           // A response head that arrived in time still decides the outcome; only its body was late.
@@ -146,13 +146,13 @@ final class UploadExchange: Sendable {
       state.status = http.statusCode
       state.retryAfter = http.value(forHTTPHeaderField: "Retry-After")
     }
-    if http.expectedContentLength > Int64(maximumBodyBytes) {
+    if http.expectedContentLength > Int64(maximumBodyBytes), let head = completionFromHead {
       state.withLock { $0.truncated = true }
-      finish(.response(status: http.statusCode, retryAfter: http.value(forHTTPHeaderField: "Retry-After")))
-      // Not `.cancel`: FoundationNetworking then stops delivering the body but keeps receiving it
-      // until the end. The task cancellation that finish() scheduled is what closes the connection.
-      return .allow
+      finish(head)
     }
+    // Never `.cancel`, even for a body declared over the cap: FoundationNetworking then stops
+    // delivering the body but keeps receiving it until the end. The task cancellation that
+    // finish() scheduled is what closes the connection.
     return .allow
   }
 
@@ -194,10 +194,6 @@ final class UploadSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     exchanges.withLock { $0[task.taskIdentifier] = exchange }
   }
 
-  func unregister(_ task: URLSessionTask) {
-    _ = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-  }
-
   private func exchange(for task: URLSessionTask) -> UploadExchange? {
     exchanges.withLock { $0[task.taskIdentifier] }
   }
@@ -216,16 +212,5 @@ final class UploadSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
     let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
     exchange?.completed(error: error)
-  }
-}
-
-extension Duration {
-  /// The duration in whole nanoseconds, saturating at the bounds of `Int64`.
-  var totalNanoseconds: Int64 {
-    let (seconds, attoseconds) = components
-    let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    if overflow { return seconds < 0 ? .min : .max }
-    return scaled.addingReportingOverflow(attoseconds / 1_000_000_000).overflow
-      ? .max : scaled + attoseconds / 1_000_000_000
   }
 }
