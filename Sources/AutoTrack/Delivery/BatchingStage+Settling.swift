@@ -38,11 +38,7 @@ extension BatchingStage {
     if failure == .cancelled {
       // The driver is being stopped: the events go back as they were, no attempt is counted and
       // no delay starts, so the next run (or a restart) picks them up at once.
-      state.queue.prepend(
-        contentsOf: remaining.map { Queued(event: $0, enqueuedAt: now - configuration.maximumBatchAge, sequence: 0) })
-      if let dropped = BatchingStage.dropOverflow(&state, capacity: configuration.queueCapacity) {
-        reports.append(dropped)
-      }
+      requeue(&state, remaining, now: now, reports: &reports)
       return (reports, failure)
     }
     state.consecutiveFailures += 1
@@ -61,16 +57,24 @@ extension BatchingStage {
       ?? policy.delay(forRetry: state.consecutiveFailures, unitRandom: state.random.nextUnit())
     state.nextAttemptAt = now + delay
     state.statistics.retryCount += 1
-    // Back at the front, due at once when the delay is over.
-    state.queue.prepend(
-      contentsOf: remaining.map { Queued(event: $0, enqueuedAt: now - configuration.maximumBatchAge, sequence: 0) })
     reports.append(
       .retryScheduled(
-        eventCount: state.queue.count, attempt: state.consecutiveFailures, delay: delay, failure: failure))
+        eventCount: state.queue.count + remaining.count, attempt: state.consecutiveFailures, delay: delay,
+        failure: failure))
+    requeue(&state, remaining, now: now, reports: &reports)
+    return (reports, failure)
+  }
+
+  /// Puts unsettled events back at the front of the queue, due at once (when no retry delay runs),
+  /// and drops the oldest waiting events past the capacity.
+  private func requeue(
+    _ state: inout State, _ events: ArraySlice<TrackedEvent>, now: Duration, reports: inout [Report]
+  ) {
+    state.queue.prepend(
+      contentsOf: events.map { Queued(event: $0, enqueuedAt: now - configuration.maximumBatchAge, sequence: 0) })
     if let dropped = BatchingStage.dropOverflow(&state, capacity: configuration.queueCapacity) {
       reports.append(dropped)
     }
-    return (reports, failure)
   }
 
   private func markSettled(_ state: inout State, _ events: ArraySlice<TrackedEvent>) {
