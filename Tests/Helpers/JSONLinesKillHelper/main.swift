@@ -18,7 +18,8 @@ let arguments = CommandLine.arguments
 if arguments.count == 4, arguments[1] == "--failing-disk", let sends = Int(arguments[3]) {
   exit(runFailingDisk(directory: URL(fileURLWithPath: arguments[2]), sends: sends))
 }
-guard arguments.count == 4, let seed = UInt64(arguments[3]) else {
+// A directory spelled like an option is a mistyped mode, not a place to write a store.
+guard arguments.count == 4, !arguments[1].hasPrefix("-"), let seed = UInt64(arguments[3]) else {
   FileHandle.standardError.write(Data("usage: JSONLinesKillHelper <directory> <run-tag> <seed>\n".utf8))
   exit(2)
 }
