@@ -100,13 +100,7 @@ extension LoopbackCollector {
 
   /// Holds the connection open without answering until the client hangs up or the collector stops.
   private func waitForHangUp(_ connection: Int32) {
-    while !isStopping {
-      var poller = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
-      guard poll(&poller, 1, 20) > 0 else { continue }
-      var scratch = [UInt8](repeating: 0, count: 4096)
-      let got = scratch.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-      if got <= 0 { return }
-    }
+    while !isStopping, !clientHungUp(connection, waitingUpTo: 20) {}
   }
 
   /// Waits `interval`, watching for the client hanging up or the collector stopping; `false` when either happens.
@@ -115,15 +109,19 @@ extension LoopbackCollector {
     while ContinuousClock.now < deadline {
       if isStopping { return false }
       let left = ContinuousClock.now.duration(to: deadline)
-      var poller = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&poller, 1, Int32(clamping: max(1, min(20, left.milliseconds))))
-      if ready > 0 {
-        var scratch = [UInt8](repeating: 0, count: 4096)
-        let got = scratch.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-        if got <= 0 { return false }
-      }
+      if clientHungUp(connection, waitingUpTo: Int32(clamping: max(1, min(20, left.milliseconds)))) { return false }
     }
     return true
+  }
+
+  /// Waits up to `milliseconds` for the client to send or hang up; `true` when it hung up (or the
+  /// read failed). What it sends is read and ignored: the request was read already.
+  private func clientHungUp(_ connection: Int32, waitingUpTo milliseconds: Int32) -> Bool {
+    var poller = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+    guard poll(&poller, 1, milliseconds) > 0 else { return false }
+    var scratch = [UInt8](repeating: 0, count: 4096)
+    let got = scratch.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+    return got <= 0
   }
 
   private struct ParsedRequest {
