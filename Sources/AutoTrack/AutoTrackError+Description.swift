@@ -21,6 +21,8 @@ extension AutoTrackError: CustomStringConvertible {
       "the store at \(path) refused an event: its write buffer holds \(limit) bytes waiting for a failing disk"
     case .storeFileReplaced(let path, let lost):
       "\(path) was removed or replaced while the store had it open; \(lost) unacknowledged event(s) went with it"
+    case .storeFileRefused(let path, let reason):
+      "the store refused to open \(path): \(reason)"
     case .rulesFileUnreadable(let file, let reason):
       "\(file): the rules file cannot be read: \(reason)"
     case .rulesTooLarge(let file, let byteCount, let limit):

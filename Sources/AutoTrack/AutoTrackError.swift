@@ -91,6 +91,17 @@ public enum AutoTrackError: Error, Equatable, Sendable {
   ///     are counted in ``JSONLinesStore/Statistics/lostWithReplacedFileCount``.
   case storeFileReplaced(path: String, lostEventCount: Int)
 
+  /// A ``JSONLinesStore`` refused to open a file at one of its paths because it is not a file the
+  /// store may write: a symbolic link (never followed), something other than a regular file, or a
+  /// file owned by another user.
+  ///
+  /// Nothing was written to it, cut off it or synced.
+  ///
+  /// - Parameters:
+  ///   - path: The path the store wanted to open.
+  ///   - reason: What is wrong with the file there.
+  case storeFileRefused(path: String, reason: String)
+
   // MARK: Capture, rules and validation
 
   /// A rules file could not be read from disk.

@@ -17,6 +17,7 @@ import Testing
     .flushIncomplete(pendingCount: 3, lastFailure: .httpStatus(code: 503)),
     .storeBufferFull(path: "/tmp/events", limit: 4_194_304),
     .storeFileReplaced(path: "/tmp/events/events.jsonl", lostEventCount: 12),
+    .storeFileRefused(path: "/tmp/events/events.jsonl", reason: "it is a symbolic link"),
     .rulesFileUnreadable(file: "rules.json", reason: "no such file"),
     .rulesTooLarge(file: "rules.json", byteCount: 2_000_000, limit: 1_048_576),
     .rulesInvalidUTF8(file: "rules.json", byteOffset: 17),
@@ -37,6 +38,7 @@ import Testing
     case .flushIncomplete: "flushIncomplete"
     case .storeBufferFull: "storeBufferFull"
     case .storeFileReplaced: "storeFileReplaced"
+    case .storeFileRefused: "storeFileRefused"
     case .rulesFileUnreadable: "rulesFileUnreadable"
     case .rulesTooLarge: "rulesTooLarge"
     case .rulesInvalidUTF8: "rulesInvalidUTF8"
@@ -48,7 +50,7 @@ import Testing
   }
 
   @Test func theSamplesCoverEveryCase() {
-    #expect(Set(Self.samples.map(Self.caseName)).count == 15)
+    #expect(Set(Self.samples.map(Self.caseName)).count == 16)
   }
 
   @Test(arguments: samples)

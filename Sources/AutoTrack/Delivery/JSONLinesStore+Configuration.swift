@@ -38,6 +38,8 @@ extension JSONLinesStore {
     /// The most bytes one `write(2)` carries; `nil` for no limit. The kill test sets it
     /// to make torn lines likely.
     package var writeChunkLimit: Int?
+    /// Faults the tests inject into the store's file calls; `nil` outside tests.
+    package var fileFaults: FileFaults?
 
     /// Creates a configuration.
     ///

@@ -14,20 +14,34 @@ extension JSONLinesStore.State {
     let directory = configuration.directory.path
     let baseName = configuration.baseName
     try PosixFile.makeDirectory(directory)
-    let lock = try PosixFile(appendingTo: directory + "/" + baseName + ".lock")
-    try lock.lockExclusively()
-    let file = try PosixFile(appendingTo: JSONLinesStore.activePath(directory, baseName))
+    try holdLock(configuration)
+    let file = try PosixFile(appendingTo: JSONLinesStore.activePath(directory, baseName), faults: faults)
     let torn = repairing ? try file.cutTornTail() : 0
     if torn > 0, configuration.syncOnFlush { try file.sync() }
     let archives = try JSONLinesStore.archiveNumbers(directory, baseName)
     let size = try file.size()
     let identity = try file.identity()
-    self.lock = lock
     self.file = file
     fileIdentity = identity
     fileSize = size
+    tailNeedsRepair = false
     nextArchiveNumber = max(nextArchiveNumber, (archives.last ?? 0) + 1)
     return torn
+  }
+
+  /// Takes the directory's lock, unless the lock file at its path is the one this store already holds.
+  ///
+  /// The lock lives on a descriptor of its own, opened once and closed only by ``shutDown(_:writingFirst:)``:
+  /// no failure of the event files (a full inode table at a rotation, a vanished active file) lets
+  /// it go. Only when the lock file itself is gone (the directory was removed and is being made
+  /// again) does the store lock the new one, and it keeps the old one until it holds the new.
+  mutating func holdLock(_ configuration: JSONLinesStore.Configuration) throws(AutoTrackError) {
+    let path = configuration.directory.path + "/" + configuration.baseName + ".lock"
+    if let lock, let held = try? lock.identity(), (try? PosixFile.identity(at: path)) == held { return }
+    let fresh = try PosixFile(appendingTo: path, faults: faults)
+    try fresh.lockExclusively()
+    lock?.close()
+    lock = fresh
   }
 
   /// Opens the path again after the open file vanished from it, creating the directory when it is gone.
@@ -35,8 +49,6 @@ extension JSONLinesStore.State {
     file?.close()
     file = nil
     fileIdentity = nil
-    lock?.close()
-    lock = nil
     _ = try open(configuration, repairing: true)
   }
 
@@ -181,6 +193,7 @@ extension JSONLinesStore.State {
   {
     defer { compactBuffer() }
     if file == nil { try reopen(configuration) }
+    if tailNeedsRepair { try repairTail() }
     let limit = configuration.maximumFileBytes
     let start = bufferHead
     while lineHead < lineEnds.count {
@@ -207,8 +220,9 @@ extension JSONLinesStore.State {
       do {
         try file.writeAll(buffer[bufferHead..<chunkEnd], chunkLimit: configuration.writeChunkLimit)
       } catch {
-        // Never leave half a line behind: later lines would follow it on the same line.
-        try? file.truncate(to: fileSize)
+        // Never leave half a line behind: later lines would follow it on the same line. When the
+        // cut fails too, the next write repairs the tail before it appends.
+        do { try file.truncate(to: fileSize) } catch { tailNeedsRepair = true }
         throw error
       }
       // Lines written to a file that is no longer at the path stay buffered for the new file. When
@@ -234,6 +248,21 @@ extension JSONLinesStore.State {
     }
   }
 
+  /// Removes the part of a line that a failed write left at the end of the active file when its
+  /// clean-up `ftruncate` failed too: cuts it off, or, when that fails again, ends it with a
+  /// newline. Either way the next line starts a line of its own; an ended fragment is one damaged
+  /// line that readers skip and report (see ``JSONLinesStore/Contents``), and no event is lost with it.
+  private mutating func repairTail() throws(AutoTrackError) {
+    guard let file else { return }
+    do {
+      try file.truncate(to: fileSize)
+    } catch {
+      try file.writeAll([0x0A])
+      fileSize = try file.size()
+    }
+    tailNeedsRepair = false
+  }
+
   /// The id of buffered line `index`, read back from its JSON (always the first key).
   private func lineID(_ index: Int) -> String? {
     let start = index == 0 ? 0 : lineEnds[index - 1]
@@ -250,26 +279,45 @@ extension JSONLinesStore.State {
     try PosixFile.rename(current.path, to: archivePath)
     nextArchiveNumber += 1
     rotatedUnsynced.append(
-      RotatedFile(path: archivePath, identity: fileIdentity, unacknowledgedCount: activeFileUnacknowledgedCount))
+      RotatedFile(
+        path: archivePath, file: current, identity: fileIdentity, size: fileSize,
+        unacknowledgedCount: activeFileUnacknowledgedCount))
+    if rotatedUnsynced.count > RotatedFile.maximumHeldOpen {
+      rotatedUnsynced[rotatedUnsynced.count - 1 - RotatedFile.maximumHeldOpen].file = nil
+    }
     directoryNeedsSync = configuration.syncOnFlush
-    current.close()
     file = nil
     fileIdentity = nil
-    let fresh = try PosixFile(appendingTo: JSONLinesStore.activePath(directory, baseName))
+    let fresh = try PosixFile(appendingTo: JSONLinesStore.activePath(directory, baseName), faults: faults)
     fileIdentity = try fresh.identity()
     file = fresh
     fileSize = 0
     statistics.rotationCount += 1
-    // Everything written so far sits in synced (or at least written) files now.
-    if let keep = configuration.maximumArchivedFiles {
-      var numbers = try JSONLinesStore.archiveNumbers(directory, baseName)
-      while numbers.count > keep {
-        let path = JSONLinesStore.archivePath(directory, baseName, numbers.removeFirst())
-        let lines = (try PosixFile.contents(of: path))?.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } ?? 0
-        try PosixFile.remove(path)
-        rotatedUnsynced.removeAll { $0.path == path }
-        statistics.eventsRemovedByRetention += lines
-      }
+    try applyRetention(configuration)
+  }
+
+  /// Deletes the oldest archives beyond ``JSONLinesStore/Configuration/maximumArchivedFiles``,
+  /// counting their lines in ``JSONLinesStore/Statistics/eventsRemovedByRetention``.
+  ///
+  /// Only archives whose lines a flush has acknowledged are candidates: an event is never deleted
+  /// before it was acknowledged where it can be read. The archives rotated out since the last
+  /// flush are kept, even past the limit, until a flush has acknowledged them and a later rotation
+  /// deletes them.
+  private mutating func applyRetention(_ configuration: JSONLinesStore.Configuration) throws(AutoTrackError) {
+    guard let keep = configuration.maximumArchivedFiles else { return }
+    let directory = configuration.directory.path
+    let baseName = configuration.baseName
+    let numbers = try JSONLinesStore.archiveNumbers(directory, baseName)
+    let waiting = Set(rotatedUnsynced.lazy.filter { $0.unacknowledgedCount > 0 }.map(\.path))
+    var excess = numbers.count - keep
+    for number in numbers where excess > 0 {
+      let path = JSONLinesStore.archivePath(directory, baseName, number)
+      guard !waiting.contains(path) else { continue }
+      let lines = (try PosixFile.contents(of: path))?.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } ?? 0
+      try PosixFile.remove(path)
+      rotatedUnsynced.removeAll { $0.path == path }
+      statistics.eventsRemovedByRetention += lines
+      excess -= 1
     }
   }
 
@@ -285,7 +333,7 @@ extension JSONLinesStore.State {
   /// the active file.
   mutating func syncRotatedFiles(_ configuration: JSONLinesStore.Configuration) throws(AutoTrackError) {
     while let rotated = rotatedUnsynced.first {
-      if let expected = rotated.identity, try PosixFile.identity(at: rotated.path) != expected {
+      if try !rotated.isStillAtPath() {
         rotatedUnsynced.removeFirst()
         statistics.lostWithReplacedFileCount += rotated.unacknowledgedCount
         unacknowledgedCount -= rotated.unacknowledgedCount
@@ -293,7 +341,7 @@ extension JSONLinesStore.State {
       }
       if configuration.syncOnFlush {
         syncCallCount += 1
-        try PosixFile.syncFile(at: rotated.path)
+        if let file = rotated.file { try file.sync() } else { try PosixFile.syncFile(at: rotated.path) }
       }
       rotatedUnsynced.removeFirst()
     }
@@ -307,11 +355,15 @@ extension JSONLinesStore.State {
   /// Closes the files and marks the store closed; buffered events that were not written are counted.
   mutating func shutDown(_ configuration: JSONLinesStore.Configuration, writingFirst: Bool = false) {
     guard !isClosed else { return }
-    if writingFirst, file != nil { try? writeLines(configuration, byteLimit: nil) }
+    // A write that finds the file replaced opens a new one and keeps the lines: give them a second try there.
+    if writingFirst, (try? writeLines(configuration, byteLimit: nil)) == nil {
+      try? writeLines(configuration, byteLimit: nil)
+    }
     statistics.droppedUnwrittenAtCloseCount += bufferedLineCount
     clearBuffer()
     file?.close()
     file = nil
+    rotatedUnsynced.removeAll()
     lock?.close()
     lock = nil
     isClosed = true
@@ -319,11 +371,33 @@ extension JSONLinesStore.State {
 }
 
 /// A file the store rotated out since the last flush, which that flush checks and syncs.
+///
+/// Device and inode numbers alone do not tell a file from one created in its place after it was
+/// deleted: a file system hands a freed inode number to the next file (ext4 and tmpfs do so at
+/// once). So the store keeps the rotated file open until the flush: an open file's inode is never
+/// freed, and no other file can have its number while the store holds it. The flush also checks
+/// that the size at the path is the size the store wrote. Past ``maximumHeldOpen`` rotations
+/// between two flushes, the oldest files are closed and checked by device, inode and size alone.
 struct RotatedFile {
+  /// The most rotated files the store keeps open until the next flush.
+  static let maximumHeldOpen = 64
+
   /// Its archive path.
   var path: String
+  /// The file itself, open until the flush syncs it; `nil` past ``maximumHeldOpen``.
+  var file: PosixFile?
   /// The identity it had as the active file, to tell it from a file put at its path since.
   var identity: FileIdentity?
+  /// The bytes the store wrote to it.
+  var size: Int
   /// The unacknowledged lines it holds.
   var unacknowledgedCount: Int
+
+  /// Whether the file at ``path`` is still this one, with the bytes the store wrote.
+  func isStillAtPath() throws(AutoTrackError) -> Bool {
+    guard let info = try PosixFile.status(at: path) else { return false }
+    if let file, try file.identity() != FileIdentity(info) { return false }
+    if let identity, identity != FileIdentity(info) { return false }
+    return Int(info.st_size) == size
+  }
 }

@@ -61,6 +61,8 @@ public final class JSONLinesStore: EventSink {
     var fileIdentity: FileIdentity?
     var lock: PosixFile?
     var fileSize = 0
+    /// A failed write left part of a line after `fileSize`, and cutting it off failed too.
+    var tailNeedsRepair = false
     var nextArchiveNumber = 1
     /// Encoded lines; the first `bufferHead` bytes are already written.
     var buffer: [UInt8] = []
@@ -87,6 +89,7 @@ public final class JSONLinesStore: EventSink {
     var unreportedReplacement: AutoTrackError?
     var statistics = Statistics()
     let encoder = EventLineEncoder()
+    let faults: FileFaults?
   }
 
   /// The store's configuration.
@@ -114,7 +117,7 @@ public final class JSONLinesStore: EventSink {
     self.clock = ElapsedClock(clock)
     let directoryPath = configuration.directory.path
     self.directoryPath = directoryPath
-    var initial = State()
+    var initial = State(faults: configuration.fileFaults)
     let torn = try initial.open(configuration, repairing: true)
     recovery = Recovery(tornLinesDropped: torn > 0 ? 1 : 0, tornBytesDropped: torn)
     state = SanitizerVisibleMutex(initial)
@@ -155,6 +158,13 @@ public final class JSONLinesStore: EventSink {
       if state.bufferedBytes >= configuration.maximumBufferedBytes {
         // A full buffer still retries on schedule, so sends alone bring the store back once the disk recovers.
         state.writeAutomatically(configuration, now: now)
+        // On a healthy disk only an event larger than a write slice fills it: go on writing until
+        // there is room, so that a full buffer means a failing disk and nothing else.
+        while state.bufferedBytes >= configuration.maximumBufferedBytes, state.lastWriteError == nil {
+          let before = state.bufferedBytes
+          state.writeAutomatically(configuration, now: now)
+          if state.bufferedBytes == before { break }
+        }
       }
       guard state.bufferedBytes < configuration.maximumBufferedBytes else {
         state.statistics.droppedOverCapacityCount += 1
@@ -241,7 +251,14 @@ public final class JSONLinesStore: EventSink {
     try state.withLock { (state: inout State) throws(AutoTrackError) in
       guard !state.isClosed else { return }
       defer { state.shutDown(configuration) }
-      _ = try state.flush(configuration, now: now)
+      do throws(AutoTrackError) {
+        _ = try state.flush(configuration, now: now)
+      } catch {
+        // A replacement found now leaves a new file open at the path: the events still buffered get
+        // their write there. Whatever that cannot write is counted by the shutdown.
+        if case .storeFileReplaced = error { _ = try? state.flush(configuration, now: now) }
+        throw error
+      }
     }
   }
 
@@ -264,14 +281,36 @@ public final class JSONLinesStore: EventSink {
 
   /// Writes the buffer, then reads every event in the store, oldest first.
   ///
+  /// A line that is not an event is skipped: see ``readContents()`` for which were.
+  ///
   /// - Returns: The events of the rotated files in order, then of the active file.
-  /// - Throws: ``AutoTrackError/malformedLine(path:line:reason:)`` for a damaged line,
-  ///   or a file error.
+  /// - Throws: ``AutoTrackError/fileOperationFailed(operation:path:errno:)`` when writing the
+  ///   buffer or reading a file fails.
   public func readAll() throws(AutoTrackError) -> [TrackedEvent] {
+    try readContents().events
+  }
+
+  /// Writes the buffer, then reads every event in the store, oldest first, and lists the damaged lines it skipped.
+  ///
+  /// Damage the store's own writes can leave (part of a line a failed write left when cutting it
+  /// off failed too, a torn line from a killed process) and damage from outside read the same way:
+  /// the line is skipped and listed in ``Contents/damagedLines`` with its file, line number, byte
+  /// offset and the reason; every line around it is read.
+  ///
+  /// ```swift
+  /// let contents = try store.readContents()
+  /// for damage in contents.damagedLines { log.warning("\(damage.path):\(damage.line): \(damage.reason)") }
+  /// ```
+  ///
+  /// - Returns: The events and the damaged lines, oldest file first.
+  /// - Throws: ``AutoTrackError/fileOperationFailed(operation:path:errno:)`` when writing the
+  ///   buffer or reading a file fails.
+  public func readContents() throws(AutoTrackError) -> Contents {
     let now = clock.now()
-    return try state.withLock { (state: inout State) throws(AutoTrackError) -> [TrackedEvent] in
+    return try state.withLock { (state: inout State) throws(AutoTrackError) -> Contents in
       if !state.isClosed { try state.writeBuffer(configuration, now: now, byteLimit: nil) }
-      return try JSONLinesStore.readFiles(in: directoryPath, baseName: configuration.baseName, skippingTornTail: false)
+      return try JSONLinesStore.readFiles(
+        in: directoryPath, baseName: configuration.baseName, missingDirectoryIsEmpty: false)
     }
   }
 

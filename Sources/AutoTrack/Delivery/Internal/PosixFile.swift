@@ -35,16 +35,40 @@ struct FileIdentity: Hashable {
 final class PosixFile {
   let path: String
   private var descriptor: Int32
+  /// Faults a test injects; `nil` outside tests.
+  let faults: FileFaults?
 
   /// Opens (creating when needed) `path` for appending and reading.
-  init(appendingTo path: String) throws(AutoTrackError) {
+  ///
+  /// The last path component is never followed when it is a symbolic link, and the file must be a
+  /// regular file owned by the process's effective user: the store appends to, cuts and syncs what
+  /// it opens, and must never do that to a file someone else put at its path.
+  ///
+  /// - Throws: ``AutoTrackError/storeFileRefused(path:reason:)`` for a symbolic link, a file that
+  ///   is not regular or one owned by another user; ``AutoTrackError/fileOperationFailed(operation:path:errno:)``
+  ///   when `open(2)` fails otherwise.
+  init(appendingTo path: String, faults: FileFaults? = nil) throws(AutoTrackError) {
     self.path = path
-    let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    self.faults = faults
+    if let code = faults?.openFailure(path) { throw PosixFile.failure("open", path, code) }
+    let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
     guard fd >= 0 else {
       let code = errno
+      if code == ELOOP { throw .storeFileRefused(path: path, reason: "it is a symbolic link") }
       throw PosixFile.failure("open", path, code)
     }
     descriptor = fd
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      let code = errno
+      throw PosixFile.failure("fstat", path, code)
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw .storeFileRefused(path: path, reason: "it is not a regular file")
+    }
+    guard info.st_uid == geteuid() else {
+      throw .storeFileRefused(path: path, reason: "it belongs to user \(info.st_uid), not to this process's user")
+    }
   }
 
   deinit {
@@ -66,15 +90,21 @@ final class PosixFile {
     return FileIdentity(info)
   }
 
-  /// The identity of the file now at `path`, or `nil` when nothing is there.
+  /// The identity of the file now at `path`, or `nil` when nothing is there; a symbolic link at
+  /// the path is itself the file, never the one it points to.
   static func identity(at path: String) throws(AutoTrackError) -> FileIdentity? {
+    try status(at: path).map(FileIdentity.init)
+  }
+
+  /// The `lstat(2)` of `path`, or `nil` when nothing is there.
+  static func status(at path: String) throws(AutoTrackError) -> stat? {
     var info = stat()
-    guard stat(path, &info) == 0 else {
+    guard lstat(path, &info) == 0 else {
       let code = errno
       if code == ENOENT || code == ENOTDIR { return nil }
-      throw failure("stat", path, code)
+      throw failure("lstat", path, code)
     }
-    return FileIdentity(info)
+    return info
   }
 
   /// Whether the open file is still the file at its path: not unlinked, not replaced, its directory not removed.
@@ -105,10 +135,15 @@ final class PosixFile {
   ///   this many bytes (the kill test uses it to make torn lines likely).
   func writeAll(_ bytes: ArraySlice<UInt8>, chunkLimit: Int? = nil) throws(AutoTrackError) {
     var failure: AutoTrackError?
+    let partial = faults?.partialWrite()
     bytes.withUnsafeBytes { raw in
       var offset = 0
       while offset < raw.count {
-        let length = min(raw.count - offset, chunkLimit ?? Int.max)
+        if let partial, offset >= partial.bytes {
+          failure = PosixFile.failure("write", path, partial.errno)
+          return
+        }
+        let length = min(raw.count - offset, chunkLimit ?? Int.max, partial.map { $0.bytes - offset } ?? Int.max)
         let written = posixWrite(descriptor, raw.baseAddress! + offset, length)
         if written < 0 {
           let code = errno
@@ -123,12 +158,13 @@ final class PosixFile {
   }
 
   func sync() throws(AutoTrackError) {
+    faults?.willSync(path)
     try PosixFile.sync(descriptor, path)
   }
 
   /// Makes the data of the file at `path` durable, through a descriptor of its own.
   static func syncFile(at path: String) throws(AutoTrackError) {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
     guard fd >= 0 else {
       let code = errno
       throw failure("open", path, code)
@@ -151,6 +187,7 @@ final class PosixFile {
   }
 
   func truncate(to length: Int) throws(AutoTrackError) {
+    if let code = faults?.truncateFailure() { throw PosixFile.failure("ftruncate", path, code) }
     guard ftruncate(descriptor, off_t(length)) == 0 else {
       let code = errno
       throw PosixFile.failure("ftruncate", path, code)
