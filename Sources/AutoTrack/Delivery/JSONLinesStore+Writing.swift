@@ -25,6 +25,7 @@ extension JSONLinesStore.State {
     fileIdentity = identity
     fileSize = size
     tailNeedsRepair = false
+    activeFileStart = writtenSerial
     nextArchiveNumber = max(nextArchiveNumber, (archives.last ?? 0) + 1)
     return torn
   }
@@ -123,55 +124,6 @@ extension JSONLinesStore.State {
     nextWriteAttemptAt = nil
   }
 
-  /// Writes the whole buffer, syncs, checks that the file is still at its path, and acknowledges.
-  mutating func flush(_ configuration: JSONLinesStore.Configuration, now: Duration) throws(AutoTrackError)
-    -> FlushAcknowledgement
-  {
-    if let unreportedReplacement {
-      self.unreportedReplacement = nil
-      throw unreportedReplacement
-    }
-    try writeBuffer(configuration, now: now, byteLimit: nil)
-    do {
-      try syncRotatedFiles(configuration)
-      if unacknowledgedCount > 0, configuration.syncOnFlush, let file {
-        syncCallCount += 1
-        try file.sync()
-      }
-      try verifyFileIsAtPath(configuration)
-    } catch {
-      recordWriteFailure(error, configuration, now: now)
-      throw error
-    }
-    statistics.acknowledgedCount += unacknowledgedCount
-    unacknowledgedCount = 0
-    lastAcknowledgedID = lastWrittenID
-    return FlushAcknowledgement(acknowledgedCount: statistics.acknowledgedCount, lastAcknowledgedID: lastAcknowledgedID)
-  }
-
-  /// Throws when the open file is no longer the one at its path: what was written to it since the
-  /// last acknowledgement is counted as lost, and a new file is opened at the path.
-  mutating func verifyFileIsAtPath(_ configuration: JSONLinesStore.Configuration) throws(AutoTrackError) {
-    guard try !fileIsGone() else { throw replaceVanishedFile(configuration) }
-  }
-
-  /// Whether the open file is no longer the one at its path (unlinked, replaced, directory removed).
-  func fileIsGone() throws(AutoTrackError) -> Bool {
-    guard let file, let fileIdentity else { return false }
-    return try PosixFile.identity(at: file.path) != fileIdentity
-  }
-
-  /// Counts what went with the vanished file and opens a new one at the path; returns the error to throw.
-  mutating func replaceVanishedFile(_ configuration: JSONLinesStore.Configuration) -> AutoTrackError {
-    let path = JSONLinesStore.activePath(configuration.directory.path, configuration.baseName)
-    let lost = activeFileUnacknowledgedCount
-    statistics.lostWithReplacedFileCount += lost
-    unacknowledgedCount -= lost
-    // Best effort: when the path cannot be opened now, the next write tries again.
-    try? reopen(configuration)
-    return .storeFileReplaced(path: path, lostEventCount: lost)
-  }
-
   /// Writes buffered lines, rotating at line boundaries; on failure the unwritten lines stay buffered.
   ///
   /// - Parameter byteLimit: Stop once this many bytes are written (at least one line); `nil` writes everything.
@@ -238,7 +190,7 @@ extension JSONLinesStore.State {
       let count = end - lineHead
       fileSize += chunkEnd - bufferHead
       statistics.writtenCount += count
-      unacknowledgedCount += count
+      writtenSerial += count
       lastWrittenID = lineID(end - 1)
       bufferHead = chunkEnd
       lineHead = end
@@ -278,10 +230,12 @@ extension JSONLinesStore.State {
     let archivePath = JSONLinesStore.archivePath(directory, baseName, nextArchiveNumber)
     try PosixFile.rename(current.path, to: archivePath)
     nextArchiveNumber += 1
+    nextRotatedFileID += 1
     rotatedUnsynced.append(
       RotatedFile(
-        path: archivePath, file: current, identity: fileIdentity, size: fileSize,
-        unacknowledgedCount: activeFileUnacknowledgedCount))
+        id: nextRotatedFileID, path: archivePath, file: current, identity: fileIdentity, size: fileSize,
+        lines: activeFileStart..<writtenSerial))
+    activeFileStart = writtenSerial
     if rotatedUnsynced.count > RotatedFile.maximumHeldOpen {
       rotatedUnsynced[rotatedUnsynced.count - 1 - RotatedFile.maximumHeldOpen].file = nil
     }
@@ -308,7 +262,8 @@ extension JSONLinesStore.State {
     let directory = configuration.directory.path
     let baseName = configuration.baseName
     let numbers = try JSONLinesStore.archiveNumbers(directory, baseName)
-    let waiting = Set(rotatedUnsynced.lazy.filter { $0.unacknowledgedCount > 0 }.map(\.path))
+    let acknowledged = acknowledgedSerial
+    let waiting = Set(rotatedUnsynced.lazy.filter { $0.lines.upperBound > acknowledged }.map(\.path))
     var excess = numbers.count - keep
     for number in numbers where excess > 0 {
       let path = JSONLinesStore.archivePath(directory, baseName, number)
@@ -318,37 +273,6 @@ extension JSONLinesStore.State {
       rotatedUnsynced.removeAll { $0.path == path }
       statistics.eventsRemovedByRetention += lines
       excess -= 1
-    }
-  }
-
-  /// The unacknowledged lines in the active file: those written since the last flush, less those
-  /// in files rotated out since.
-  var activeFileUnacknowledgedCount: Int {
-    unacknowledgedCount - rotatedUnsynced.reduce(0) { $0 + $1.unacknowledgedCount }
-  }
-
-  /// Checks and syncs the files rotated out since the last flush, then the directory that holds
-  /// their new names. A rotated file that is no longer at its archive path (removed or replaced from outside)
-  /// takes its unacknowledged lines with it: they are counted as lost and the flush throws, as for
-  /// the active file.
-  mutating func syncRotatedFiles(_ configuration: JSONLinesStore.Configuration) throws(AutoTrackError) {
-    while let rotated = rotatedUnsynced.first {
-      if try !rotated.isStillAtPath() {
-        rotatedUnsynced.removeFirst()
-        statistics.lostWithReplacedFileCount += rotated.unacknowledgedCount
-        unacknowledgedCount -= rotated.unacknowledgedCount
-        throw .storeFileReplaced(path: rotated.path, lostEventCount: rotated.unacknowledgedCount)
-      }
-      if configuration.syncOnFlush {
-        syncCallCount += 1
-        if let file = rotated.file { try file.sync() } else { try PosixFile.syncFile(at: rotated.path) }
-      }
-      rotatedUnsynced.removeFirst()
-    }
-    if directoryNeedsSync {
-      syncCallCount += 1
-      try PosixFile.syncDirectory(configuration.directory.path)
-      directoryNeedsSync = false
     }
   }
 
@@ -382,6 +306,8 @@ struct RotatedFile {
   /// The most rotated files the store keeps open until the next flush.
   static let maximumHeldOpen = 64
 
+  /// Tells it from the other rotated files, for a flush that checks it after syncing outside the lock.
+  var id: Int
   /// Its archive path.
   var path: String
   /// The file itself, open until the flush syncs it; `nil` past ``maximumHeldOpen``.
@@ -390,8 +316,8 @@ struct RotatedFile {
   var identity: FileIdentity?
   /// The bytes the store wrote to it.
   var size: Int
-  /// The unacknowledged lines it holds.
-  var unacknowledgedCount: Int
+  /// The serials of the lines it holds (see ``JSONLinesStore/State/writtenSerial``).
+  var lines: Range<Int>
 
   /// Whether the file at ``path`` is still this one, with the bytes the store wrote.
   func isStillAtPath() throws(AutoTrackError) -> Bool {

@@ -73,8 +73,17 @@ public final class JSONLinesStore: EventSink {
     var firstBufferedAt: Duration?
     var lastWrittenID: String?
     var lastAcknowledgedID: String?
-    /// Events written since the last acknowledged flush.
-    var unacknowledgedCount = 0
+    /// The lines written since the store opened, lost ones included: the n-th line written has
+    /// serial n - 1. Flushes acknowledge by serial, so that two of them, or a flush and the
+    /// sends that write while it syncs outside the lock, never count a line twice.
+    var writtenSerial = 0
+    /// Every line with a smaller serial is acknowledged or counted lost.
+    var acknowledgedSerial = 0
+    /// The serial of the active file's first line written by this store.
+    var activeFileStart = 0
+    /// Lines counted lost that no flush has passed yet; a flush does not acknowledge them.
+    var lostLines: [Range<Int>] = []
+    var nextRotatedFileID = 0
     /// Files rotated out since the last flush, oldest first. That flush checks that each is still
     /// at its archive path and syncs it (with the directory) before it acknowledges their lines,
     /// so a rotation on the send path renames and does not wait for the disk.
@@ -210,10 +219,15 @@ public final class JSONLinesStore: EventSink {
   ///   ``AutoTrackError/sinkClosed(path:)`` after ``close()``.
   @discardableResult
   public func flush() throws(AutoTrackError) -> FlushAcknowledgement {
-    let now = clock.now()
+    // The syncs run outside the lock, so that sends (and their automatic writes) go on meanwhile.
+    let plan = try state.withLock { (state: inout State) throws(AutoTrackError) -> SyncPlan in
+      guard !state.isClosed else { throw .sinkClosed(path: directoryPath) }
+      return try state.planFlush(configuration, now: clock.now())
+    }
+    let failure = plan.perform()
     return try state.withLock { (state: inout State) throws(AutoTrackError) -> FlushAcknowledgement in
       guard !state.isClosed else { throw .sinkClosed(path: directoryPath) }
-      return try state.flush(configuration, now: now)
+      return try state.finishFlush(plan, failure: failure, configuration, now: clock.now())
     }
   }
 
@@ -340,6 +354,7 @@ public final class JSONLinesStore: EventSink {
       state.rotatedUnsynced.removeAll()
       try file.truncate(to: 0)
       state.fileSize = 0
+      state.activeFileStart = state.writtenSerial
       if configuration.syncOnFlush { try file.sync() }
     }
   }

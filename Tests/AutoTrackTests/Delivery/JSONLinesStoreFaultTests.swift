@@ -88,6 +88,62 @@ import Testing
         + "\(refusedTotal) refused as closed (counted)")
   }
 
+  /// A flush syncs outside the store's lock: while one thread's `fsync` is held up, another
+  /// thread's sends (automatic writes included) go through. The held sync waits up to 20 s for the
+  /// sends, so a store that syncs under its lock fails the test instead of hanging it; the
+  /// flush acknowledges what was written before it synced, the next one the rest.
+  @Test func sendsDoNotWaitForAnotherThreadsSync() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let faults = FileFaults()
+    var configuration = JSONLinesStore.Configuration(
+      directory: directory.url, flushEveryEvents: 5, flushInterval: .seconds(3600), syncOnFlush: true)
+    configuration.fileFaults = faults
+    let store = try JSONLinesStore(configuration: configuration, clock: ManualClock())
+    defer { try? store.close() }
+    let events = makeEvents(60)
+    for event in events.prefix(10) { try store.send(event) }
+    let race = SyncRace()
+    faults.beforeSync { _ in
+      guard !race.syncing.exchange(true, ordering: .acquiringAndReleasing) else { return }
+      let deadline = ContinuousClock.now + .seconds(20)
+      while !race.sendsDone.load(ordering: .acquiring), ContinuousClock.now < deadline { usleep(1_000) }
+      race.sendsDoneDuringSync.store(race.sendsDone.load(ordering: .acquiring), ordering: .releasing)
+    }
+    let firstFlush = SanitizerVisibleMutex<Result<FlushAcknowledgement, AutoTrackError>?>(nil)
+    let sendFailures = SanitizerVisibleMutex<[AutoTrackError]>([])
+    await runOnThreads([
+      {
+        do throws(AutoTrackError) {
+          let acknowledgement = try store.flush()
+          firstFlush.withLock { $0 = .success(acknowledgement) }
+        } catch { firstFlush.withLock { $0 = .failure(error) } }
+      },
+      {
+        while !race.syncing.load(ordering: .acquiring) { sched_yield() }
+        for event in events.suffix(50) {
+          do throws(AutoTrackError) { try store.send(event) } catch { sendFailures.withLock { $0.append(error) } }
+        }
+        race.sendsDone.store(true, ordering: .releasing)
+      },
+    ])
+    let sendsFinishedDuringSync = race.sendsDoneDuringSync.load(ordering: .acquiring)
+    #expect(sendsFinishedDuringSync, "50 sends finished while the flush's fsync was held")
+    #expect(sendFailures.withLock { $0 }.isEmpty)
+    let first = try #require(firstFlush.withLock { $0 }).get()
+    #expect(first == FlushAcknowledgement(acknowledgedCount: 10, lastAcknowledgedID: "e-9"))
+    #expect(store.statistics.writtenCount == 60, "the sends wrote while the sync ran")
+    #expect(try store.flush().acknowledgedCount == 60)
+    #expect(try store.readAll() == events)
+  }
+
+  /// What the threads of ``sendsDoNotWaitForAnotherThreadsSync()`` tell each other.
+  private final class SyncRace: Sendable {
+    let syncing = Atomic<Bool>(false)
+    let sendsDone = Atomic<Bool>(false)
+    let sendsDoneDuringSync = Atomic<Bool>(false)
+  }
+
   /// Nothing was written when the directory went: the flush throws; the events stay buffered and
   /// the next flush writes them into a new directory, where a reopened store finds them.
   @Test func aRemovedDirectoryFailsTheNextFlushBeforeAnythingIsWritten() throws {

@@ -157,6 +157,24 @@ final class PosixFile {
     if let failure { throw failure }
   }
 
+  /// A second descriptor of the same open file (`dup(2)`), closed with the instance it returns.
+  ///
+  /// A flush syncs through it outside the store's lock, while the store may close its own.
+  func duplicate() throws(AutoTrackError) -> PosixFile {
+    let fd = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+    guard fd >= 0 else {
+      let code = errno
+      throw PosixFile.failure("dup", path, code)
+    }
+    return PosixFile(path: path, descriptor: fd, faults: faults)
+  }
+
+  private init(path: String, descriptor: Int32, faults: FileFaults?) {
+    self.path = path
+    self.descriptor = descriptor
+    self.faults = faults
+  }
+
   func sync() throws(AutoTrackError) {
     faults?.willSync(path)
     try PosixFile.sync(descriptor, path)
