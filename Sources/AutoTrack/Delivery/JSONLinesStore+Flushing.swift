@@ -104,8 +104,10 @@ extension JSONLinesStore.State {
     for id in ids {
       guard let index = rotatedUnsynced.firstIndex(where: { $0.id == id }) else { continue }
       let rotated = rotatedUnsynced[index]
+      // A check that fails leaves the file for the next flush to check again.
+      let isStillAtPath = try rotated.isStillAtPath()
       rotatedUnsynced.remove(at: index)
-      if try !rotated.isStillAtPath() {
+      if !isStillAtPath {
         throw .storeFileReplaced(path: rotated.path, lostEventCount: markLost(rotated.lines))
       }
     }

@@ -280,7 +280,7 @@ extension JSONLinesStore.State {
   mutating func shutDown(_ configuration: JSONLinesStore.Configuration, writingFirst: Bool = false) {
     guard !isClosed else { return }
     // A write that finds the file replaced opens a new one and keeps the lines: give them a second try there.
-    if writingFirst, (try? writeLines(configuration, byteLimit: nil)) == nil {
+    if writingFirst, bufferedLineCount > 0, (try? writeLines(configuration, byteLimit: nil)) == nil {
       try? writeLines(configuration, byteLimit: nil)
     }
     statistics.droppedUnwrittenAtCloseCount += bufferedLineCount
