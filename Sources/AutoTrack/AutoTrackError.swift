@@ -29,9 +29,9 @@ public enum AutoTrackError: Error, Equatable, Sendable {
 
   /// A complete line in a JSON Lines file is not a valid event.
   ///
-  /// A torn *last* line is not an error: it is cut off when the store opens
-  /// and counted in ``JSONLinesStore/recovery``. This case is for damage in
-  /// the middle of a file, which the store never writes itself.
+  /// ``JSONLinesStore`` never throws it: its readers skip such lines and list them in
+  /// ``JSONLinesStore/Contents/damagedLines``, and a torn last line is cut off when the store
+  /// opens and counted in ``JSONLinesStore/recovery``. A delivery stage's own outbox files use it.
   ///
   /// - Parameters:
   ///   - path: The file that holds the line.
@@ -71,7 +71,9 @@ public enum AutoTrackError: Error, Equatable, Sendable {
 
   /// A ``JSONLinesStore`` refused an event because its write buffer is full.
   ///
-  /// The buffer fills only while writes fail (a full disk, a file-size limit). The refused event
+  /// The buffer fills only while writes fail (a full disk, a file-size limit): on a healthy disk the
+  /// store writes on until there is room, so an event larger than the buffer is written, not
+  /// refused. The refused event
   /// is counted in ``JSONLinesStore/Statistics/droppedOverCapacityCount``; the buffered ones are kept.
   ///
   /// - Parameters:

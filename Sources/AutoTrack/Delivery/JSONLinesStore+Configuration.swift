@@ -15,12 +15,16 @@ extension JSONLinesStore {
     public var maximumFileBytes: Int
     /// Keep at most this many rotated files, deleting the oldest (their events are
     /// counted in ``Statistics/eventsRemovedByRetention``); `nil` keeps them all.
+    ///
+    /// Only files whose events a flush acknowledged are deleted, at a rotation: the files rotated
+    /// out since the last flush are kept, even past this limit, so that no event is deleted
+    /// before it was acknowledged where it can be read.
     public var maximumArchivedFiles: Int?
     /// Whether ``flush()`` and rotation call `fsync(2)` after writing.
     public var syncOnFlush: Bool
     /// The most bytes of encoded events the write buffer holds while writes fail; 4 MiB by default.
     ///
-    /// Once the buffer holds this many bytes, ``send(_:)`` refuses new events with
+    /// Once the buffer holds this many bytes while writes fail, ``send(_:)`` refuses new events with
     /// ``AutoTrackError/storeBufferFull(path:limit:)`` and counts them in
     /// ``Statistics/droppedOverCapacityCount``: the newest event is the one dropped, so what is
     /// buffered stays a gap-free continuation of the file and refusing costs no copying. The
@@ -145,7 +149,8 @@ extension JSONLinesStore {
     public var droppedAfterCloseCount = 0
     /// Events refused because the buffer held ``Configuration/maximumBufferedBytes``.
     public var droppedOverCapacityCount = 0
-    /// Accepted events still buffered when ``close()`` (or `deinit`) could not write them.
+    /// Accepted events still buffered when ``close()`` (or `deinit`) could not write them, even to a
+    /// new file after finding the active one replaced.
     public var droppedUnwrittenAtCloseCount = 0
     /// Accepted events deleted from the buffer by ``removeAll()`` before they were written.
     public var removedUnwrittenCount = 0
@@ -155,7 +160,8 @@ extension JSONLinesStore {
     public var writeFailureCount = 0
     /// Rotations of the active file.
     public var rotationCount = 0
-    /// Events deleted with rotated files beyond ``Configuration/maximumArchivedFiles``.
+    /// Lines deleted with rotated files beyond ``Configuration/maximumArchivedFiles``; all were
+    /// acknowledged first.
     public var eventsRemovedByRetention = 0
   }
 }

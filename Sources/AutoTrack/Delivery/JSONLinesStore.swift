@@ -21,7 +21,8 @@ import Synchronization
 /// carries at most ``Configuration/maximumBytesPerAutomaticWrite`` bytes, so no
 /// send pays for a large backlog. ``flush()`` writes the whole buffer and, with
 /// ``Configuration/syncOnFlush``, calls `fsync(2)`; its ``FlushAcknowledgement``
-/// says how many events are now durable.
+/// says how many events are now durable. The sync runs outside the store's lock: sends on
+/// other threads go on while it runs.
 ///
 /// ## When the disk fails
 /// A failed automatic write keeps the events buffered and is retried on a backoff
@@ -29,10 +30,14 @@ import Synchronization
 /// ``Configuration/maximumWriteRetryDelay``, on the store's clock), not on every send.
 /// The buffer holds at most ``Configuration/maximumBufferedBytes``; past that,
 /// ``send(_:)`` refuses the newest event with ``AutoTrackError/storeBufferFull(path:limit:)``
-/// and counts it. Before a flush acknowledges anything, the store checks that its open
-/// file is still the file at its path (same device and inode); a file unlinked, replaced or
-/// whose directory was removed fails the flush with
-/// ``AutoTrackError/storeFileReplaced(path:lostEventCount:)``.
+/// and counts it; on a healthy disk a send never gets that error (an event larger than the
+/// buffer is written through). Before a flush acknowledges anything, the store checks that its
+/// files are still the files at their paths: the same device and inode, held open by the store
+/// until then so that no new file can get the inode number, and for a rotated file the size the
+/// store wrote. A file unlinked, replaced or whose directory was removed fails the flush with
+/// ``AutoTrackError/storeFileReplaced(path:lostEventCount:)``. The store opens no path through a
+/// symbolic link and only writes regular files of its own user
+/// (``AutoTrackError/storeFileRefused(path:reason:)``).
 ///
 /// Nothing is lost silently: see ``Statistics`` for where every accepted event ends up.
 ///
@@ -40,10 +45,13 @@ import Synchronization
 /// A process killed in the middle of a write leaves at most one torn line at the
 /// end of the active file. Opening the store cuts it off (`ftruncate(2)`), keeps
 /// every complete line, and reports the cut in ``recovery``. Every event that a
-/// flush acknowledged before the crash is still there.
+/// flush acknowledged before the crash is still there. A line that is not an event
+/// anywhere else (part of a line from a failed write that could not be cut off, or damage
+/// from outside) is skipped by the readers and listed by ``readContents()``.
 ///
 /// One store per directory at a time: opening takes an exclusive lock on
-/// `<baseName>.lock`, released when the store closes or its process dies. A store
+/// `<baseName>.lock`, held on a descriptor of its own until the store closes or its process
+/// dies, whatever fails in between. A store
 /// on a read-only volume cannot be opened (the error carries `EROFS`); read it with
 /// ``readEvents(configuration:)``, which needs no write access and takes no lock.
 ///
