@@ -187,30 +187,46 @@ extension JSONLinesStore.State {
         checkError = error
       }
       if gone { throw replaceVanishedFile(configuration) }
-      let count = end - lineHead
-      fileSize += chunkEnd - bufferHead
-      statistics.writtenCount += count
-      writtenSerial += count
-      lastWrittenID = lineID(end - 1)
-      bufferHead = chunkEnd
-      lineHead = end
-      if lineHead == lineEnds.count { firstBufferedAt = nil }
+      markWritten(upTo: end)
       if let checkError { throw checkError }
       if fileSize >= limit { try rotate(configuration) }
     }
   }
 
+  /// Counts buffered lines up to `end` as written to the active file and drops them from the buffer.
+  private mutating func markWritten(upTo end: Int) {
+    let count = end - lineHead
+    fileSize += lineEnds[end - 1] - bufferHead
+    statistics.writtenCount += count
+    writtenSerial += count
+    lastWrittenID = lineID(end - 1)
+    bufferHead = lineEnds[end - 1]
+    lineHead = end
+    if lineHead == lineEnds.count { firstBufferedAt = nil }
+  }
+
   /// Removes the part of a line that a failed write left at the end of the active file when its
-  /// clean-up `ftruncate` failed too: cuts it off, or, when that fails again, ends it with a
-  /// newline. Either way the next line starts a line of its own; an ended fragment is one damaged
-  /// line that readers skip and report (see ``JSONLinesStore/Contents``), and no event is lost with it.
+  /// clean-up `ftruncate` failed too: cuts it off, or, when that fails again, keeps the whole lines
+  /// the failed write put in the file (counted written, never written twice) and ends the rest
+  /// with a newline. Either way the next line starts a line of its own; an ended fragment is one
+  /// damaged line that readers skip and report (see ``JSONLinesStore/Contents``), and no event is
+  /// lost with it.
   private mutating func repairTail() throws(AutoTrackError) {
     guard let file else { return }
     do {
       try file.truncate(to: fileSize)
     } catch {
-      try file.writeAll([0x0A])
-      fileSize = try file.size()
+      // The bytes past `fileSize` are the start of the buffer: the failed write appended them.
+      let onDisk = try file.size()
+      if onDisk - fileSize <= bufferedBytes {
+        var end = lineHead
+        while end < lineEnds.count, lineEnds[end] - bufferHead <= onDisk - fileSize { end += 1 }
+        if end > lineHead { markWritten(upTo: end) }
+      }
+      if onDisk > fileSize {
+        try file.writeAll([0x0A])
+        fileSize = try file.size()
+      }
     }
     tailNeedsRepair = false
   }
