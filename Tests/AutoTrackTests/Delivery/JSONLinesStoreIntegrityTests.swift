@@ -119,20 +119,26 @@ private struct OutsideFile {
     #expect(try JSONLinesStore.readEvents(configuration: configuration(directory.url)) == Array(events.suffix(15)))
   }
 
-  /// A symbolic link at the active file's path is refused by name, and the file it points to is
-  /// neither cut nor written to.
-  @Test func aSymbolicLinkAtTheActivePathIsRefusedAndLeftAlone() throws {
+  /// A symbolic link at the active file's or the lock file's path is refused by name, and the
+  /// file it points to is neither cut nor written to; a directory there is refused too.
+  @Test(arguments: ["events.jsonl", "events.lock"])
+  func aSymbolicLinkAtAStorePathIsRefusedAndLeftAlone(name: String) throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let outside = try OutsideFile()
     defer { outside.directory.remove() }
     let (target, precious) = (outside.url, outside.contents)
-    let active = directory.url.appendingPathComponent("events.jsonl").path
-    #expect(symlink(target.path, active) == 0)
-    #expect(throws: AutoTrackError.storeFileRefused(path: active, reason: "it is a symbolic link")) {
+    let path = directory.url.appendingPathComponent(name).path
+    #expect(symlink(target.path, path) == 0)
+    #expect(throws: AutoTrackError.storeFileRefused(path: path, reason: "it is a symbolic link")) {
       _ = try JSONLinesStore(configuration: configuration(directory.url))
     }
     #expect(try Data(contentsOf: target) == precious)
+    try FileManager.default.removeItem(atPath: path)
+    #expect(mkfifo(path, 0o600) == 0)
+    #expect(throws: AutoTrackError.storeFileRefused(path: path, reason: "it is not a regular file")) {
+      _ = try JSONLinesStore(configuration: configuration(directory.url))
+    }
   }
 
   /// A symbolic link put at the active path while the store is open is never followed: the flush
