@@ -98,7 +98,8 @@ enum Misdeclared: String, CaseIterable, Sendable {
   var reason: String {
     switch self {
     case .merge: "the selector names 1 argument(s) but the method is declared with 2"
-    case .noParentheses: "a selector is spelled name(label:…), as #function spells it"
+    case .noParentheses:
+      "a selector is spelled name(label:…), as #function spells it (a getter's by the property's name)"
     case .digitFirst: "'2nd' is not a method name"
     case .badLabel: "the argument labels may hold only letters, digits, '_' and ':'"
     case .labelForNothing: "the selector names 1 argument(s) but the method is declared with 0"

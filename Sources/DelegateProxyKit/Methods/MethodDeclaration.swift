@@ -31,10 +31,17 @@ internal struct MethodDeclaration: Sendable {
     problem = Self.problem(in: selector, argumentCount: argumentTypes.count)
   }
 
-  /// Checks the shape `name(label:label:)` and that it names as many arguments as the types do.
+  /// Checks the shape `name(label:label:)` and that it names as many arguments as the types do;
+  /// a property's getter, which takes no arguments, is spelled by the property's name alone, as
+  /// `#function` spells it inside a getter.
   static func problem(in selector: String, argumentCount: Int) -> String? {
     guard let open = selector.firstIndex(of: "("), selector.last == ")" else {
-      return "a selector is spelled name(label:…), as #function spells it"
+      if argumentCount == 0, let first = selector.first, first == "_" || first.isLetter,
+        selector.allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber })
+      {
+        return nil
+      }
+      return "a selector is spelled name(label:…), as #function spells it (a getter's by the property's name)"
     }
     let name = selector[..<open]
     guard let first = name.first, first == "_" || first.isLetter,
