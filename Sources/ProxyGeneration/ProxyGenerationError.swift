@@ -1,7 +1,8 @@
 /// Why the generator wrote nothing: a protocol it cannot proxy, a name it cannot find, input it
 /// cannot read or a file it cannot write.
 ///
-/// Each description is one line that starts with the protocol (or the file) and says why:
+/// Each description starts with the protocol (or the file) and says why, on one line for one
+/// reason; a protocol refused for several reasons gets a line per reason:
 ///
 /// ```
 /// Bag: has associated type Element; a proxy forwards to `any Bag`, which cannot name the arguments
@@ -9,7 +10,7 @@
 ///
 /// The generator checks every protocol it is asked for before it writes anything, so one refusal
 /// means no file was written or changed.
-package enum ProxyGenerationError: Error, Equatable, Sendable {
+package indirect enum ProxyGenerationError: Error, Equatable, Sendable {
   /// No protocol of that name is declared in the module.
   case unknownProtocol(name: String, module: String)
   /// The name belongs to a declaration that is not a protocol.
@@ -36,6 +37,9 @@ package enum ProxyGenerationError: Error, Equatable, Sendable {
   case unknownParent(protocol: String, parent: String, module: String)
   /// Two requirements would get the same property name in the method table.
   case nameCollision(protocol: String, name: String, requirements: [String])
+  /// Several reasons a protocol cannot be proxied, all of them, in the order they were found: a
+  /// user fixes them in one pass rather than one per run.
+  case refused(protocol: String, reasons: [ProxyGenerationError])
   /// A `- Proxy…:` line in a documentation comment that the generator cannot use.
   case invalidDirective(protocol: String, directive: String, reason: String)
   /// A file that is not a symbol graph.
@@ -80,9 +84,19 @@ extension ProxyGenerationError: CustomStringConvertible {
       return
         "\(name): inherits \(parent) from module \(module), whose requirements are in none of the symbol graphs read"
     case .nameCollision(let name, let property, let requirements):
+      let list =
+        requirements.count > 2
+        ? requirements.dropLast().joined(separator: ", ") + " and " + (requirements.last ?? "")
+        : requirements.joined(separator: " and ")
       return
-        "\(name): \(requirements.joined(separator: " and ")) would both be `\(property)` in the method table; "
-        + "give one a `- ProxyMethodName:` line"
+        "\(name): \(list) would \(requirements.count > 2 ? "all" : "both") be `\(property)` in the method table; "
+        + "give them different `- ProxyMethodName:` lines"
+    case .refused(let name, let reasons):
+      let lines = reasons.map { reason in
+        let text = reason.description
+        return "  - " + (text.hasPrefix(name + ": ") ? String(text.dropFirst(name.count + 2)) : text)
+      }
+      return "\(name): cannot be proxied, for \(reasons.count) reasons:\n" + lines.joined(separator: "\n")
     case .invalidDirective(let name, let directive, let reason):
       return "\(name): `\(directive)`: \(reason)"
     case .unreadableSymbolGraph(let path, let reason):
@@ -92,6 +106,19 @@ extension ProxyGenerationError: CustomStringConvertible {
     case .cannotWrite(let path, let reason):
       return "\(path): cannot be written: \(reason)"
     }
+  }
+
+  /// One error for every reason found for a protocol: the reason itself when there is one, else
+  /// ``refused(protocol:reasons:)`` with the reasons flattened and without repeats.
+  package static func combining(_ reasons: [ProxyGenerationError], protocol name: String) -> ProxyGenerationError? {
+    var flat: [ProxyGenerationError] = []
+    for reason in reasons {
+      let parts: [ProxyGenerationError]
+      if case .refused(_, let nested) = reason { parts = nested } else { parts = [reason] }
+      for part in parts where !flat.contains(part) { flat.append(part) }
+    }
+    if flat.count <= 1 { return flat.first }
+    return .refused(protocol: name, reasons: flat)
   }
 
   private static func article(_ word: String) -> String {

@@ -8,7 +8,7 @@ import Testing
 @Suite struct GoldenTests {
   static let fixtureProxies = [
     "KitchenSinkDelegate", "BaseDelegate", "RefinedDelegate", "SiblingDelegate", "DiamondDelegate",
-    "FlattenedDelegate", "PlainDelegate",
+    "FlattenedDelegate", "PlainDelegate", "SettingsDelegate", "StoreDelegate", "ReportingPipelineDelegate",
   ]
   static let headlessUIProxies = [
     "ApplicationDelegate", "GridViewDelegate", "ListViewDelegate", "ScreenLifecycleDelegate", "ScrollViewDelegate",
@@ -37,6 +37,20 @@ import Testing
     #expect(
       proxy.contents == checkedIn,
       "regenerate: swift package --allow-writing-to-package-directory generate-delegate-proxies --target HeadlessUI")
+  }
+
+  @Test("every line of code the generator writes fits the line length, whatever the signature lengths")
+  func lineLength() throws {
+    let index = try FixtureGraphs.fixtures.get()
+    let files = try ProxyGenerator(index: index, targetName: "GeneratorFixtures").generate(protocols: [])
+    #expect(files.contains { $0.name == "ReportingPipelineDelegateProxy.swift" })
+    for file in files {
+      // Comments may hold a selector longer than a line; `swift format` does not break comments.
+      let long = file.contents.split(separator: "\n").filter {
+        $0.count > 120 && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+      }
+      #expect(long.isEmpty, "\(file.name): \(long)")
+    }
   }
 
   @Test("the marked protocols are exactly the fixtures with a generated proxy")

@@ -21,10 +21,11 @@ import Testing
         + "which cannot name the arguments"),
     Refusal(
       name: "StaticRequirementDelegate",
-      error: .staticRequirement(protocol: "StaticRequirementDelegate", requirement: "makeDefault()"),
+      error: .staticRequirement(
+        protocol: "StaticRequirementDelegate", requirement: "`static func makeDefault() -> Int`"),
       message:
-        "StaticRequirementDelegate: static requirement makeDefault() cannot be forwarded; a proxy forwards calls "
-        + "made on an instance"),
+        "StaticRequirementDelegate: static requirement `static func makeDefault() -> Int` cannot be forwarded; a "
+        + "proxy forwards calls made on an instance"),
     Refusal(
       name: "ValueDelegate", error: .notClassBound(protocol: "ValueDelegate"),
       message:
@@ -32,70 +33,66 @@ import Testing
     Refusal(
       name: "InoutDelegate",
       error: .unsupportedRequirement(
-        protocol: "InoutDelegate", requirement: "adjust(_:)",
+        protocol: "InoutDelegate", requirement: "`func adjust(_ value: inout Int)`",
         reason:
           "parameter 'value' is inout; the forwardee's changes could not reach the caller through the proxy's hooks"),
       message:
-        "InoutDelegate: requirement adjust(_:) cannot be forwarded: parameter 'value' is inout; the forwardee's "
-        + "changes could not reach the caller through the proxy's hooks"),
+        "InoutDelegate: requirement `func adjust(_ value: inout Int)` cannot be forwarded: parameter 'value' is "
+        + "inout; the forwardee's changes could not reach the caller through the proxy's hooks"),
     Refusal(
       name: "OwnershipDelegate",
       error: .unsupportedRequirement(
-        protocol: "OwnershipDelegate", requirement: "take(_:)",
+        protocol: "OwnershipDelegate", requirement: "`func take(_ value: consuming String)`",
         reason:
           "parameter 'value' is consuming; a proxy passes each argument on as a copy, to the forwardee and to hooks"),
       message:
-        "OwnershipDelegate: requirement take(_:) cannot be forwarded: parameter 'value' is consuming; a proxy passes "
-        + "each argument on as a copy, to the forwardee and to hooks"),
-    Refusal(
-      name: "PropertyDelegate",
-      error: .unsupportedRequirement(
-        protocol: "PropertyDelegate", requirement: "title", reason: "it is a property; a proxy forwards methods only"),
-      message:
-        "PropertyDelegate: requirement title cannot be forwarded: it is a property; a proxy forwards methods only"),
+        "OwnershipDelegate: requirement `func take(_ value: consuming String)` cannot be forwarded: parameter "
+        + "'value' is consuming; a proxy passes each argument on as a copy, to the forwardee and to hooks"),
     Refusal(
       name: "VariadicDelegate",
       error: .unsupportedRequirement(
-        protocol: "VariadicDelegate", requirement: "log(_:)",
+        protocol: "VariadicDelegate", requirement: "`func log(_ values: Int...)`",
         reason: "parameter 'values' is variadic; Swift cannot pass its values on as a variadic argument"),
       message:
-        "VariadicDelegate: requirement log(_:) cannot be forwarded: parameter 'values' is variadic; Swift cannot "
-        + "pass its values on as a variadic argument"),
+        "VariadicDelegate: requirement `func log(_ values: Int...)` cannot be forwarded: parameter 'values' is "
+        + "variadic; Swift cannot pass its values on as a variadic argument"),
     Refusal(
       name: "NonEscapingDelegate",
       error: .unsupportedRequirement(
-        protocol: "NonEscapingDelegate", requirement: "perform(_:)",
+        protocol: "NonEscapingDelegate", requirement: "`func perform(_ body: (Int) -> Void)`",
         reason: "parameter 'body' is a non-escaping closure; hooks receive the arguments, so they must be @escaping"),
       message:
-        "NonEscapingDelegate: requirement perform(_:) cannot be forwarded: parameter 'body' is a non-escaping "
-        + "closure; hooks receive the arguments, so they must be @escaping"),
+        "NonEscapingDelegate: requirement `func perform(_ body: (Int) -> Void)` cannot be forwarded: parameter "
+        + "'body' is a non-escaping closure; hooks receive the arguments, so they must be @escaping"),
     Refusal(
       name: "GenericResultDelegate",
       error: .unsupportedRequirement(
-        protocol: "GenericResultDelegate", requirement: "make(_:)",
+        protocol: "GenericResultDelegate", requirement: "`func make<T>(_ type: T.Type) -> T where T: Decodable`",
         reason:
           "its result's type involves generic parameter T; a proxy's method table has one result type for every call"),
       message:
-        "GenericResultDelegate: requirement make(_:) cannot be forwarded: its result's type involves generic "
-        + "parameter T; a proxy's method table has one result type for every call"),
+        "GenericResultDelegate: requirement `func make<T>(_ type: T.Type) -> T where T: Decodable` cannot be "
+        + "forwarded: its result's type involves generic parameter T; a proxy's method table has one result type "
+        + "for every call"),
     Refusal(
       name: "NonisolatedAsyncDelegate",
       error: .unsupportedRequirement(
-        protocol: "NonisolatedAsyncDelegate", requirement: "load()",
+        protocol: "NonisolatedAsyncDelegate", requirement: "`func load() async`",
         reason:
           "it is async and runs off the caller's actor; isolate the protocol to a global actor (@MainActor) or "
           + "declare the requirement nonisolated(nonsending)"),
       message:
-        "NonisolatedAsyncDelegate: requirement load() cannot be forwarded: it is async and runs off the caller's "
-        + "actor; isolate the protocol to a global actor (@MainActor) or declare the requirement "
+        "NonisolatedAsyncDelegate: requirement `func load() async` cannot be forwarded: it is async and runs off the "
+        + "caller's actor; isolate the protocol to a global actor (@MainActor) or declare the requirement "
         + "nonisolated(nonsending)"),
     Refusal(
       name: "CollidingNamesDelegate",
       error: .nameCollision(
-        protocol: "CollidingNamesDelegate", name: "value", requirements: ["value(_:)", "value(of:)"]),
+        protocol: "CollidingNamesDelegate", name: "value",
+        requirements: ["`func value(_ x: Int)`", "`func value(of x: String)`", "`func value(_ x: String)`"]),
       message:
-        "CollidingNamesDelegate: value(_:) and value(of:) would both be `value` in the method table; give one a "
-        + "`- ProxyMethodName:` line"),
+        "CollidingNamesDelegate: `func value(_ x: Int)`, `func value(of x: String)` and `func value(_ x: String)` "
+        + "would all be `value` in the method table; give them different `- ProxyMethodName:` lines"),
     Refusal(
       name: "BadDirectiveDelegate",
       error: .invalidDirective(
@@ -140,6 +137,34 @@ import Testing
     #expect(!refusal.message.contains("\n"))
     #expect(refusal.message.hasPrefix(refusal.name + ": "))
     #expect(!FileManager.default.fileExists(atPath: directory.path))
+  }
+
+  @Test("a protocol refused for several reasons gets all of them at once, each naming its requirement")
+  func severalReasons() throws {
+    let index = try FixtureGraphs.fixtures.get()
+    let generator = ProxyGenerator(index: index, targetName: "GeneratorFixtures")
+    let reason = { (requirement: String, why: String) in
+      ProxyGenerationError.unsupportedRequirement(
+        protocol: "ManyReasonsDelegate", requirement: requirement, reason: why)
+    }
+    let variadic = "parameter 'values' is variadic; Swift cannot pass its values on as a variadic argument"
+    let expected = ProxyGenerationError.refused(
+      protocol: "ManyReasonsDelegate",
+      reasons: [
+        .staticRequirement(protocol: "ManyReasonsDelegate", requirement: "`static func make() -> Int`"),
+        reason("`func log(_ values: Int...)`", variadic),
+        reason("`func log(_ values: String...)`", variadic),
+        reason("`subscript(index: Int) -> Int { get }`", "it is a subscript; a proxy forwards methods and properties"),
+        reason(
+          "`func load() async`",
+          "it is async and runs off the caller's actor; isolate the protocol to a global actor (@MainActor) or "
+            + "declare the requirement nonisolated(nonsending)"),
+      ])
+    #expect(throws: expected) { try generator.generate(protocols: ["ManyReasonsDelegate"]) }
+    let lines = expected.description.split(separator: "\n")
+    #expect(lines.first == "ManyReasonsDelegate: cannot be proxied, for 5 reasons:")
+    #expect(lines.count == 6)
+    #expect(lines[2] == "  - requirement `func log(_ values: Int...)` cannot be forwarded: \(variadic)")
   }
 
   @Test("a module with no marked protocol is refused when no protocol is named")

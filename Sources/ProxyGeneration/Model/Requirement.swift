@@ -1,5 +1,15 @@
-/// One method requirement of a delegate protocol, read from its declaration.
+/// One method requirement of a delegate protocol, read from its declaration, or one accessor of a
+/// property requirement: the getter as a method of no arguments, the setter as a method taking the
+/// new value.
 package struct Requirement: Sendable, Equatable {
+  /// Which accessor of a property requirement a requirement stands for.
+  package enum Accessor: Sendable, Equatable {
+    /// The getter: no parameters, the property's type as the result.
+    case getter
+    /// The setter: one parameter, the new value, and no result.
+    case setter
+  }
+
   /// One parameter of the method.
   package struct Parameter: Sendable, Equatable {
     /// The argument label, or `nil` for `_`.
@@ -79,6 +89,11 @@ package struct Requirement: Sendable, Equatable {
   package var location: Symbol.Location?
   /// The documentation comment's lines.
   package var docComment: [String]
+  /// For an accessor of a property requirement, which one; `nil` for a method.
+  package var accessor: Accessor?
+  /// The declaration as the protocol writes it (`func value(_ x: Int) -> Bool`,
+  /// `var title: String { get set }`), which refusals quote so overloads are told apart.
+  package var declaration: String
 
   /// Creates a requirement.
   package init(
@@ -86,7 +101,7 @@ package struct Requirement: Sendable, Equatable {
     genericConstraints: [Symbol.Generics.Constraint] = [], parameters: [Parameter], isAsync: Bool = false,
     throwing: Throwing = .none, isRethrows: Bool = false, result: TypeText = .void, globalActor: GlobalActor? = nil,
     nonisolated: String? = nil, modifiers: [String] = [], protocolName: String, location: Symbol.Location? = nil,
-    docComment: [String] = []
+    docComment: [String] = [], accessor: Accessor? = nil, declaration: String = ""
   ) {
     self.identifier = identifier
     self.selector = selector
@@ -104,7 +119,12 @@ package struct Requirement: Sendable, Equatable {
     self.protocolName = protocolName
     self.location = location
     self.docComment = docComment
+    self.accessor = accessor
+    self.declaration = declaration.isEmpty ? "func \(selector)" : declaration
   }
+
+  /// Whether the requirement is an accessor of a property.
+  package var isProperty: Bool { accessor != nil }
 
   /// Whether the method throws in any way.
   package var throwsErrors: Bool { throwing != .none }

@@ -19,24 +19,28 @@ package struct ProxyPlanner: Sendable {
 
   /// Plans the proxy of a protocol.
   ///
-  /// - Throws: A ``ProxyGenerationError`` naming the protocol when it cannot be proxied.
+  /// - Throws: A ``ProxyGenerationError`` naming the protocol when it cannot be proxied: the one
+  ///   reason, or ``ProxyGenerationError/refused(protocol:reasons:)`` with every reason found.
   package func plan(for symbol: Symbol) throws(ProxyGenerationError) -> ProxyPlan {
     let name = symbol.qualifiedName
-    let delegateProtocol = try reader.read(symbol, asking: name)
-    guard reader.isClassBound(symbol) else { throw .notClassBound(protocol: name) }
-    if reader.refinesSendable(symbol) { throw .refinesSendable(protocol: name) }
+    var reasons: [ProxyGenerationError] = []
+    if !reader.isClassBound(symbol) { reasons.append(.notClassBound(protocol: name)) }
+    if reader.refinesSendable(symbol) { reasons.append(.refinesSendable(protocol: name)) }
+    let (delegateProtocol, readingReasons) = reader.readCollecting(symbol, asking: name)
+    reasons += readingReasons
     var ancestors: [String: DelegateProtocol] = [:]
-    let layout = try self.layout(delegateProtocol, asking: name, ancestors: &ancestors)
+    let layout = self.layout(delegateProtocol, asking: name, ancestors: &ancestors, reasons: &reasons)
     var forwards: [ProxyPlan.Forward] = []
     collect(layout.entries, path: [], into: &forwards)
     for index in forwards.indices {
       let requirement = forwards[index].requirement
       if requirement.isAsync && requirement.globalActor == nil && requirement.nonisolated != "nonisolated(nonsending)" {
-        throw .unsupportedRequirement(
-          protocol: name, requirement: requirement.selector,
-          reason:
-            "it is async and runs off the caller's actor; isolate the protocol to a global actor (@MainActor) or "
-            + "declare the requirement nonisolated(nonsending)")
+        reasons.append(
+          .unsupportedRequirement(
+            protocol: name, requirement: Self.quoted(requirement, asking: name),
+            reason:
+              "it is async and runs off the caller's actor; isolate the protocol to a global actor (@MainActor) or "
+              + "declare the requirement nonisolated(nonsending)"))
       }
       let defaults = defaultImplementation(of: requirement, ancestors: Array(ancestors.values))
       forwards[index].hasInheritedDefault = defaults != nil
@@ -51,6 +55,7 @@ package struct ProxyPlanner: Sendable {
         forwards[index].fallback = .user(stem.joined())
       }
     }
+    if let refusal = ProxyGenerationError.combining(reasons, protocol: name) { throw refusal }
     var plan = ProxyPlan(
       delegateProtocol: delegateProtocol, entries: layout.entries, forwards: forwards, imports: [],
       fallbackImports: [], targetName: targetName)
@@ -60,24 +65,37 @@ package struct ProxyPlanner: Sendable {
     return plan
   }
 
+  /// A requirement as refusals name it: its declaration in backticks, with the protocol that
+  /// declares it when that is not the one being generated.
+  static func quoted(_ requirement: Requirement, asking: String) -> String {
+    let text = "`\(requirement.declaration)`"
+    return requirement.protocolName == asking ? text : "\(text) of \(requirement.protocolName)"
+  }
+
   /// The table of a protocol as its own proxy would declare it: its requirements, then each
   /// inherited protocol's table embedded whole when that protocol has a proxy and none of its
-  /// requirements is already in the table, else the inherited requirements not yet in it.
-  private func layout(_ delegateProtocol: DelegateProtocol, asking: String, ancestors: inout [String: DelegateProtocol])
-    throws(ProxyGenerationError) -> (entries: [ProxyPlan.Entry], covered: [Requirement])
-  {
+  /// requirements is already in the table, else the inherited requirements not yet in it. Names
+  /// that would collide are told apart by ``MethodNaming/distinctNames(_:)``; what cannot be
+  /// laid out is added to `reasons`.
+  private func layout(
+    _ delegateProtocol: DelegateProtocol, asking: String, ancestors: inout [String: DelegateProtocol],
+    reasons: inout [ProxyGenerationError]
+  ) -> (entries: [ProxyPlan.Entry], covered: [Requirement]) {
     ancestors[delegateProtocol.identifier] = delegateProtocol
     var entries: [ProxyPlan.Entry] = []
     var covered: [Requirement] = []
     var keys: Set<String> = []
-    for requirement in delegateProtocol.requirements where keys.insert(Self.key(requirement)).inserted {
-      entries.append(.method(name: try methodName(of: requirement, asking: asking), requirement: requirement))
+    func add(_ requirement: Requirement) {
+      guard keys.insert(Self.key(requirement)).inserted else { return }
+      entries.append(.method(name: "", requirement: requirement))
       covered.append(requirement)
     }
+    for requirement in delegateProtocol.requirements { add(requirement) }
     for parentIdentifier in delegateProtocol.parents {
       guard let parentSymbol = index.symbol(parentIdentifier) else { continue }
-      let parent = try reader.read(parentSymbol, asking: asking)
-      let inherited = try layout(parent, asking: asking, ancestors: &ancestors)
+      let (parent, parentReasons) = reader.readCollecting(parentSymbol, asking: asking)
+      reasons += parentReasons
+      let inherited = layout(parent, asking: asking, ancestors: &ancestors, reasons: &reasons)
       let overlaps = inherited.covered.contains { keys.contains(Self.key($0)) }
       if !overlaps, let proxyType = proxyType(of: parent, entries: inherited.entries) {
         entries.append(
@@ -87,23 +105,40 @@ package struct ProxyPlanner: Sendable {
         covered += inherited.covered
         keys.formUnion(inherited.covered.map(Self.key))
       } else {
-        for requirement in inherited.covered where keys.insert(Self.key(requirement)).inserted {
-          entries.append(.method(name: try methodName(of: requirement, asking: asking), requirement: requirement))
-          covered.append(requirement)
-        }
+        for requirement in inherited.covered { add(requirement) }
       }
     }
-    var seen: [String: String] = [:]
+    var candidates: [MethodNaming.Candidate] = []
     for entry in entries {
-      let (name, label) =
-        switch entry {
-        case .method(let name, let requirement): (name, requirement.selector)
-        case .table(let name, _, let protocolName, _, _): (name, "the table of \(protocolName)")
+      switch entry {
+      case .method(_, let requirement):
+        do throws(ProxyGenerationError) {
+          let directives = try Directives.read(requirement.docComment, protocolName: asking)
+          candidates.append(
+            MethodNaming.Candidate(
+              name: MethodNaming.propertyName(of: requirement, directive: directives.methodName),
+              isFixed: directives.methodName != nil, label: Self.quoted(requirement, asking: asking),
+              requirement: requirement))
+        } catch {
+          reasons.append(error)
+          candidates.append(
+            MethodNaming.Candidate(
+              name: MethodNaming.propertyName(of: requirement, directive: nil), isFixed: false,
+              label: Self.quoted(requirement, asking: asking), requirement: requirement))
         }
-      if let other = seen[name] {
-        throw .nameCollision(protocol: asking, name: name, requirements: [other, label])
+      case .table(let name, _, let protocolName, _, _):
+        candidates.append(
+          MethodNaming.Candidate(name: name, isFixed: true, label: "the table of \(protocolName)", requirement: nil))
       }
-      seen[name] = label
+    }
+    let names = MethodNaming.distinctNames(candidates)
+    for (name, labels) in names.collisions {
+      reasons.append(.nameCollision(protocol: asking, name: name, requirements: labels))
+    }
+    for position in entries.indices {
+      if case .method(_, let requirement) = entries[position] {
+        entries[position] = .method(name: names.names[position], requirement: requirement)
+      }
     }
     return (entries, covered)
   }
@@ -113,11 +148,6 @@ package struct ProxyPlanner: Sendable {
   private static func key(_ requirement: Requirement) -> String {
     ([requirement.selector] + requirement.parameters.map(\.type.text) + [requirement.result.text]).joined(
       separator: "|")
-  }
-
-  private func methodName(of requirement: Requirement, asking: String) throws(ProxyGenerationError) -> String {
-    let directives = try Directives.read(requirement.docComment, protocolName: asking)
-    return directives.methodName ?? MethodNaming.derivedName(of: requirement)
   }
 
   /// The proxy type whose `Methods` a refining protocol's table can embed: one generated in the
@@ -173,8 +203,14 @@ package struct ProxyPlanner: Sendable {
       }
       guard unconstrained, !["private", "fileprivate"].contains(implementation.accessLevel) else { continue }
       if module != index.module && !["public", "open"].contains(implementation.accessLevel) { continue }
-      guard let declaration = try? DeclarationParser.parse(implementation.declarationFragments) else { continue }
-      let callable = !declaration.isAsync && declaration.throwing == .none
+      let callable: Bool
+      if let declaration = try? DeclarationParser.parse(implementation.declarationFragments) {
+        callable = !declaration.isAsync && declaration.throwing == .none
+      } else if let property = PropertyDeclaration.parse(implementation.declarationFragments) {
+        callable = !property.isAsync && property.throwing == .none
+      } else {
+        continue
+      }
       found = (found ?? true) && callable
     }
     return found

@@ -53,44 +53,104 @@ package struct ProtocolReader: Sendable {
   ///   - symbol: The protocol.
   ///   - asking: The protocol being generated, named in errors (the same, or one refining it).
   package func read(_ symbol: Symbol, asking: String) throws(ProxyGenerationError) -> DelegateProtocol {
+    let (delegateProtocol, reasons) = readCollecting(symbol, asking: asking)
+    if let refusal = ProxyGenerationError.combining(reasons, protocol: asking) { throw refusal }
+    return delegateProtocol
+  }
+
+  /// Reads a protocol as far as it can be read: what it could read, with every reason it cannot
+  /// be proxied (none when it can), so that a refusal names them all at once.
+  package func readCollecting(_ symbol: Symbol, asking: String) -> (DelegateProtocol, [ProxyGenerationError]) {
     let name = symbol.qualifiedName
     let module = index.module(of: symbol.identifier) ?? index.module
+    // Every reason is collected, so one refusal names them all.
+    var reasons: [ProxyGenerationError] = []
     if symbol.accessLevel == "private" || symbol.accessLevel == "fileprivate" {
-      throw .inaccessible(protocol: asking, accessLevel: symbol.accessLevel)
+      reasons.append(.inaccessible(protocol: asking, accessLevel: symbol.accessLevel))
     }
     let members = index.relationships(to: symbol.identifier, kinds: ["requirementOf", "optionalRequirementOf"])
       .compactMap { index.symbol($0.source) }
       .sorted { Self.order($0) < Self.order($1) }
     let associated = members.filter { $0.kind == "swift.associatedtype" }.map(\.title)
-    if !associated.isEmpty { throw .associatedTypes(protocol: asking, names: associated.sorted()) }
+    if !associated.isEmpty { reasons.append(.associatedTypes(protocol: asking, names: associated.sorted())) }
     let globalActor = Self.globalActor(in: symbol.declarationFragments)
     var requirements: [Requirement] = []
     for member in members {
-      let label = member.title
-      switch member.kind {
-      case "swift.method":
-        requirements.append(try requirement(member, of: name, asking: asking))
-      case "swift.type.method", "swift.type.property", "swift.type.subscript":
-        throw .staticRequirement(protocol: asking, requirement: label)
-      case "swift.property":
-        throw .unsupportedRequirement(
-          protocol: asking, requirement: label, reason: "it is a property; a proxy forwards methods only")
-      case "swift.subscript":
-        throw .unsupportedRequirement(
-          protocol: asking, requirement: label, reason: "it is a subscript; a proxy forwards methods only")
-      case "swift.init":
-        throw .unsupportedRequirement(
-          protocol: asking, requirement: label,
-          reason: "it is an initializer; a proxy is created with init(forwardee:), not by the protocol")
-      default:
-        throw .unsupportedRequirement(
-          protocol: asking, requirement: label, reason: "\(Self.kindName(member.kind)) requirements are not forwarded")
+      let label = Self.quoted(member, of: name, asking: asking)
+      do throws(ProxyGenerationError) {
+        switch member.kind {
+        case "swift.method":
+          requirements.append(try requirement(member, of: name, asking: asking))
+        case "swift.property":
+          requirements += try propertyAccessors(member, of: name, asking: asking)
+        case "swift.associatedtype":
+          continue
+        case "swift.type.method", "swift.type.property", "swift.type.subscript":
+          throw .staticRequirement(protocol: asking, requirement: label)
+        case "swift.subscript":
+          throw .unsupportedRequirement(
+            protocol: asking, requirement: label, reason: "it is a subscript; a proxy forwards methods and properties")
+        case "swift.init":
+          throw .unsupportedRequirement(
+            protocol: asking, requirement: label,
+            reason: "it is an initializer; a proxy is created with init(forwardee:), not by the protocol")
+        default:
+          throw .unsupportedRequirement(
+            protocol: asking, requirement: label,
+            reason: "\(Self.kindName(member.kind)) requirements are not forwarded")
+        }
+      } catch {
+        reasons.append(error)
       }
     }
-    return DelegateProtocol(
+    var directives = Directives()
+    do throws(ProxyGenerationError) {
+      directives = try Directives.read(symbol.docComment, protocolName: asking)
+    } catch {
+      reasons.append(error)
+    }
+    var parents: [String] = []
+    do throws(ProxyGenerationError) {
+      parents = try self.parents(of: symbol, asking: asking)
+    } catch {
+      reasons.append(error)
+    }
+    let delegateProtocol = DelegateProtocol(
       identifier: symbol.identifier, name: name, module: module, accessLevel: symbol.accessLevel,
-      globalActor: globalActor, directives: try Directives.read(symbol.docComment, protocolName: asking),
-      requirements: requirements, parents: try parents(of: symbol, asking: asking))
+      globalActor: globalActor, directives: directives, requirements: requirements, parents: parents)
+    return (delegateProtocol, reasons)
+  }
+
+  /// A requirement as refusals name it: its declaration in backticks, with the protocol that
+  /// declares it when that is not the one being generated.
+  static func quoted(_ symbol: Symbol, of protocolName: String, asking: String) -> String {
+    let declaration = Self.declarationText(of: symbol)
+    return protocolName == asking ? "`\(declaration)`" : "`\(declaration)` of \(protocolName)"
+  }
+
+  /// A declaration as one line of source: `func make<T>(_ type: T.Type) -> T where T: Decodable`.
+  static func declarationText(of symbol: Symbol) -> String {
+    symbol.declarationFragments.map(\.spelling).joined().replacingOccurrences(of: " : ", with: ": ")
+  }
+
+  /// Reads a property requirement as its getter and, when it has one, its setter.
+  private func propertyAccessors(_ symbol: Symbol, of protocolName: String, asking: String)
+    throws(ProxyGenerationError) -> [Requirement]
+  {
+    let label = Self.quoted(symbol, of: protocolName, asking: asking)
+    guard let property = PropertyDeclaration.parse(symbol.declarationFragments) else {
+      throw .unsupportedRequirement(protocol: asking, requirement: label, reason: "its declaration could not be read")
+    }
+    let accessors = property.accessors(
+      identifier: symbol.identifier, protocolName: protocolName,
+      declaration: Self.declarationText(of: symbol), location: symbol.location,
+      docComment: symbol.docComment)
+    for accessor in accessors {
+      if let reason = RequirementCheck.problem(in: accessor, constraints: []) {
+        throw .unsupportedRequirement(protocol: asking, requirement: label, reason: reason)
+      }
+    }
+    return accessors
   }
 
   /// Whether the protocol is class-bound: it says `AnyObject` (or names a class) in its
@@ -146,7 +206,7 @@ package struct ProtocolReader: Sendable {
   private func requirement(_ symbol: Symbol, of protocolName: String, asking: String) throws(ProxyGenerationError)
     -> Requirement
   {
-    let label = protocolName == asking ? symbol.title : "\(protocolName).\(symbol.title)"
+    let label = Self.quoted(symbol, of: protocolName, asking: asking)
     let declaration: DeclarationParser.Declaration
     do {
       declaration = try DeclarationParser.parse(symbol.declarationFragments)
@@ -163,7 +223,8 @@ package struct ProtocolReader: Sendable {
       throwing: declaration.throwing, isRethrows: declaration.isRethrows, result: declaration.result,
       globalActor: declaration.globalActor, nonisolated: isolation,
       modifiers: declaration.modifiers.filter { $0 == "@discardableResult" }, protocolName: protocolName,
-      location: symbol.location, docComment: symbol.docComment)
+      location: symbol.location, docComment: symbol.docComment,
+      declaration: Self.declarationText(of: symbol))
     if let reason = RequirementCheck.problem(in: requirement, constraints: symbol.generics?.constraints ?? []) {
       throw .unsupportedRequirement(protocol: asking, requirement: label, reason: reason)
     }

@@ -13,11 +13,25 @@ enum RequirementCheck {
     for parameter in requirement.parameters {
       if let reason = problem(in: parameter) { return reason }
     }
-    if requirement.result.mentions("Self") || requirement.parameters.contains(where: { $0.type.mentions("Self") }) {
+    if mentionsSelf(requirement.result) || requirement.parameters.contains(where: { mentionsSelf($0.type) }) {
       return "it mentions Self, which is the proxy in the proxy and the delegate in the delegate"
     }
     if let reason = genericProblem(in: requirement, constraints: constraints) { return reason }
     return nil
+  }
+
+  /// Whether a type names `Self` itself; `Self.Element`, an associated type, is the protocol's
+  /// reason to refuse, not the requirement's.
+  private static func mentionsSelf(_ type: TypeText) -> Bool {
+    let fragments = type.fragments
+    return fragments.indices.contains { position in
+      let fragment = fragments[position]
+      guard fragment.kind == "typeIdentifier" || fragment.kind == "keyword", fragment.spelling == "Self",
+        fragment.preciseIdentifier == nil
+      else { return false }
+      let next = position + 1 < fragments.count ? fragments[position + 1].spelling : ""
+      return !next.hasPrefix(".")
+    }
   }
 
   private static func problem(in parameter: Requirement.Parameter) -> String? {

@@ -2,20 +2,93 @@
 // defaults object.
 
 extension ProxyRenderer {
-  /// `extension Proxy: Protocol { … }`: one forwarding method per requirement.
+  /// `extension Proxy: Protocol { … }`: one forwarding method per requirement, one property
+  /// with its accessors per property requirement.
   func conformance() -> [String] {
     var lines = ["extension \(proxyName): \(delegateProtocol.name) {"]
     for forward in plan.forwards {
-      lines += SourceLayout.documentation([methodDocumentation(forward)], indent: 2)
-      lines += signature(of: forward.requirement, access: access, tail: " {", indent: 2)
-      lines += forwardStatement(forward)
-      lines.append("  }")
+      switch forward.requirement.accessor {
+      case .getter?:
+        lines += property(forward)
+      case .setter?:
+        continue
+      case nil:
+        lines += SourceLayout.documentation([methodDocumentation(forward)], indent: 2)
+        lines += signature(of: forward.requirement, access: access, tail: " {", indent: 2)
+        lines += forwardStatement(forward)
+        lines.append("  }")
+      }
     }
     lines.append("}")
     return lines
   }
 
+  /// The setter that goes with a getter, when the property has one.
+  func setter(of getter: ProxyPlan.Forward) -> ProxyPlan.Forward? {
+    plan.forwards.first {
+      $0.requirement.identifier == getter.requirement.identifier && $0.requirement.accessor == .setter
+    }
+  }
+
+  /// A property requirement's witness: `var name: Type { get { forward… } set { forward… } }`.
+  private func property(_ getter: ProxyPlan.Forward) -> [String] {
+    let requirement = getter.requirement
+    var lines = SourceLayout.documentation([methodDocumentation(getter)], indent: 2)
+    lines += propertyHead(of: requirement, access: access, indent: 2)
+    if let setter = setter(of: getter) {
+      lines.append("    get {")
+      lines += forwardStatement(getter, indent: 6)
+      lines.append("    }")
+      lines.append("    set {")
+      lines += forwardStatement(setter, indent: 6)
+      lines.append("    }")
+    } else if requirement.isAsync || requirement.throwsErrors {
+      lines.append("    get\(effectsClause(of: requirement)) {")
+      lines += forwardStatement(getter, indent: 6)
+      lines.append("    }")
+    } else {
+      lines += forwardStatement(getter)
+    }
+    lines.append("  }")
+    return lines
+  }
+
+  /// `public var title: String {`, with the property's isolation.
+  func propertyHead(of requirement: Requirement, access: String, indent: Int) -> [String] {
+    var head = ""
+    let isolation = isolation(of: requirement, synchronous: false)
+    if let isolation, isolation.hasPrefix("@") { head += isolation + " " }
+    head += access
+    if let isolation, !isolation.hasPrefix("@") { head += isolation + " " }
+    head += "var \(requirement.baseName.swiftIdentifier): \(requirement.result.text) {"
+    return [String(repeating: " ", count: indent) + head]
+  }
+
+  /// ` async throws(E)`: a method's or a getter's effects as its declaration spells them.
+  func effectsClause(of requirement: Requirement) -> String {
+    var clause = requirement.isAsync ? " async" : ""
+    switch requirement.throwing {
+    case .none: break
+    case .untyped: clause += " throws"
+    case .typed(let failure): clause += " throws(\(failure.text))"
+    }
+    return clause
+  }
+
   private func methodDocumentation(_ forward: ProxyPlan.Forward) -> String {
+    if forward.requirement.accessor == .getter {
+      let name = "`\(forward.requirement.baseName)`"
+      let setter = setter(of: forward).map { " and its setter to `\($0.path.joined(separator: "."))`" } ?? ""
+      let hooks = "Forwards \(name); hooks on its getter go to `\(forward.path.joined(separator: "."))`\(setter)."
+      let answer =
+        switch forward.fallback {
+        case .none, .defaultImplementation: "the protocol's default"
+        case .nil: "`nil`"
+        case .user(let name): "`\(plan.fallbacksTypeName).\(name)()`"
+        }
+      return hooks + " Without a forwardee, it reads " + answer
+        + (setter.isEmpty ? "." : ", and setting it does nothing.")
+    }
     let selector = "`\(forward.requirement.selector)`"
     switch forward.fallback {
     case .none:
@@ -42,14 +115,7 @@ extension ProxyRenderer {
     if isStatic { head += "static " }
     head += "func " + (name ?? requirement.baseName).swiftIdentifier + genericClause(of: requirement) + "("
     var close = ")"
-    if effects && requirement.isAsync { close += " async" }
-    if effects {
-      switch requirement.throwing {
-      case .none: break
-      case .untyped: close += " throws"
-      case .typed(let failure): close += " throws(\(failure.text))"
-      }
-    }
+    if effects { close += effectsClause(of: requirement) }
     if !requirement.result.isVoid { close += " -> " + requirement.result.text }
     return SourceLayout.bracketed(
       head: head, items: requirement.parameters.map(\.declaration), close: close, tail: tail, indent: indent)
@@ -85,22 +151,32 @@ extension ProxyRenderer {
 
   /// `forward(Self.methods.x, arguments…, orElse: fallback) { $0.x($1, …) }`, broken over lines
   /// as needed.
-  private func forwardStatement(_ forward: ProxyPlan.Forward) -> [String] {
+  private func forwardStatement(_ forward: ProxyPlan.Forward, indent: Int = 4) -> [String] {
     let requirement = forward.requirement
     let effects = (requirement.throwsErrors ? "try " : "") + (requirement.isAsync ? "await " : "")
     let names = requirement.parameters.map(\.name.swiftIdentifier)
     var arguments = ["Self.methods." + forward.path.map(\.swiftIdentifier).joined(separator: ".")] + names
+    // The fallback as a call that can be broken over lines when it does not fit on one.
+    var fallbackCall: (head: String, items: [String])?
     switch forward.fallback {
     case .none:
       break
     case .defaultImplementation:
-      let call = labeledArguments(requirement, values: names).joined(separator: ", ")
-      arguments.append("orElse: Self.protocolDefaults.\(requirement.baseName.swiftIdentifier)(\(call))")
+      let member = "orElse: Self.protocolDefaults." + requirement.baseName.swiftIdentifier
+      if requirement.isProperty {
+        arguments.append(member)
+      } else {
+        fallbackCall = (member + "(", labeledArguments(requirement, values: names))
+      }
     case .nil:
       arguments.append("orElse: nil")
     case .user(let name):
-      let call = labeledArguments(requirement, values: names).joined(separator: ", ")
-      arguments.append("orElse: \(plan.fallbacksTypeName).\(name.swiftIdentifier)(\(call))")
+      fallbackCall = (
+        "orElse: \(plan.fallbacksTypeName).\(name.swiftIdentifier)(", labeledArguments(requirement, values: names)
+      )
+    }
+    if let fallbackCall {
+      arguments.append(fallbackCall.head + fallbackCall.items.joined(separator: ", ") + ")")
     }
     // A generic argument must be opened by a call whose closure states its existential type, and
     // Swift infers no typed `throws` for a closure: both need named closure parameters.
@@ -127,18 +203,32 @@ extension ProxyRenderer {
     }
     let call = "\(effects)\(callee).\(requirement.baseName.swiftIdentifier)("
     let callArguments = labeledArguments(requirement, values: values)
-    let body = call + callArguments.joined(separator: ", ") + ")"
-    let pad = "    "
+    var body = call + callArguments.joined(separator: ", ") + ")"
+    switch requirement.accessor {
+    case .getter?: body = "\(effects)\(callee).\(requirement.baseName.swiftIdentifier)"
+    case .setter?: body = "\(callee).\(requirement.baseName.swiftIdentifier) = \(values[0])"
+    case nil: break
+    }
+    let pad = String(repeating: " ", count: indent)
     let head = "\(effects)forward("
     let opening = signature.map { "{ \($0) " } ?? "{ "
     let single = pad + head + arguments.joined(separator: ", ") + ") " + opening + body + " }"
     if SourceLayout.fits(single) { return [single] }
     func bodyLines() -> [String] {
-      SourceLayout.bracketed(head: call, items: callArguments, close: ")", tail: "", indent: 6, closeOnLastItem: true)
+      if requirement.isProperty { return [pad + "  " + body] }
+      return SourceLayout.bracketed(
+        head: call, items: callArguments, close: ")", tail: "", indent: indent + 2, closeOnLastItem: true)
     }
     let firstLine = pad + head + arguments.joined(separator: ", ") + ") {" + (signature.map { " " + $0 } ?? "")
     if SourceLayout.fits(firstLine) { return [firstLine] + bodyLines() + [pad + "}"] }
-    var lines = [pad + head] + SourceLayout.fill(arguments, indent: 6)
+    var lines = [pad + head] + SourceLayout.fill(arguments, indent: indent + 2)
+    if let fallbackCall, !lines.allSatisfy(SourceLayout.fits) {
+      // The fallback's call alone is too long for a line: it starts a line and breaks after `(`.
+      lines = [pad + head] + SourceLayout.fill(arguments.dropLast(), indent: indent + 2, suffix: ",")
+      lines += SourceLayout.bracketed(
+        head: fallbackCall.head, items: fallbackCall.items, close: ")", tail: "", indent: indent + 2,
+        closeOnLastItem: true)
+    }
     if signature == nil, SourceLayout.fits(pad + ") { " + body + " }") {
       lines.append(pad + ") { " + body + " }")
     } else {
@@ -171,6 +261,11 @@ extension ProxyRenderer {
     if actor != nil && readElsewhere { members.append("    nonisolated init() {}") }
     for stub in plan.forwards where !stub.hasInheritedDefault {
       let requirement = stub.requirement
+      if requirement.accessor == .setter { continue }
+      if requirement.accessor == .getter {
+        members += defaultsProperty(stub)
+        continue
+      }
       switch stub.fallback {
       case .user(let fallback):
         let arguments = labeledArguments(requirement, values: requirement.parameters.map(\.name.swiftIdentifier))
@@ -193,6 +288,27 @@ extension ProxyRenderer {
     }
     let attribute = actor.map { readElsewhere ? "" : $0.attribute + " " } ?? ""
     lines.append("  \(attribute)private static let protocolDefaults = ProtocolDefaults()")
+    return lines
+  }
+
+  /// A property of the defaults object for a property requirement without a default: its getter
+  /// answers what the proxy answers without a forwardee, its setter does nothing.
+  private func defaultsProperty(_ getter: ProxyPlan.Forward) -> [String] {
+    let requirement = getter.requirement
+    let value =
+      switch getter.fallback {
+      case .user(let name): "\(plan.fallbacksTypeName).\(name.swiftIdentifier)()"
+      default: "nil"
+      }
+    var lines = propertyHead(of: requirement, access: "", indent: 4)
+    if setter(of: getter) != nil {
+      lines += ["      get { \(value) }", "      set {}"]
+    } else if requirement.isAsync || requirement.throwsErrors {
+      lines.append("      get\(effectsClause(of: requirement)) { \(value) }")
+    } else {
+      lines.append("      \(value)")
+    }
+    lines.append("    }")
     return lines
   }
 }

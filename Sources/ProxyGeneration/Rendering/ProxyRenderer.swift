@@ -136,7 +136,12 @@ package struct ProxyRenderer: Sendable {
     for entry in plan.entries {
       switch entry {
       case .method(let name, let requirement):
-        var note = "`\(requirement.selector)`"
+        var note =
+          switch requirement.accessor {
+          case .getter?: "The getter of `\(requirement.baseName)`"
+          case .setter?: "The setter of `\(requirement.baseName)`, `\(requirement.selector)`"
+          case nil: "`\(requirement.selector)`"
+          }
         if requirement.protocolName != delegateProtocol.name {
           let module = protocolModule(named: requirement.protocolName)
           note += ", inherited from \(link(requirement.protocolName, module: module))"
@@ -174,8 +179,12 @@ package struct ProxyRenderer: Sendable {
     let single = head + kind + "<" + arguments.joined(separator: ", ") + ">" + selector
     if SourceLayout.fits(single) { return [single] }
     let opened = head + kind + "<" + arguments.joined(separator: ", ") + ">("
-    if SourceLayout.fits(opened) { return [opened, "      \"\(requirement.selector)\")"] }
-    return [head + kind + "<"] + SourceLayout.fill(arguments, indent: 6) + ["    >" + selector]
+    if SourceLayout.fits(opened) {
+      return [opened] + SourceLayout.stringLiteral(requirement.selector, indent: 6, suffix: ")")
+    }
+    let generics = [head + kind + "<"] + SourceLayout.fill(arguments, indent: 6)
+    if SourceLayout.fits("    >" + selector) { return generics + ["    >" + selector] }
+    return generics + ["    >("] + SourceLayout.stringLiteral(requirement.selector, indent: 6, suffix: ")")
   }
 
   /// The method reference's type and its generic arguments: the arguments' types, the result and,

@@ -69,4 +69,28 @@ enum SourceLayout {
     }
     return lines
   }
+
+  /// A string literal at `indent` spaces followed by `suffix`: one line when it fits, else split
+  /// after a `:` (or anywhere, for a piece without one that fits) into pieces joined with `+` on
+  /// continuation lines two spaces deeper, the way `swift format` indents them.
+  static func stringLiteral(_ text: String, indent: Int, suffix: String) -> [String] {
+    let pad = String(repeating: " ", count: indent)
+    let single = pad + "\"" + text + "\"" + suffix
+    if fits(single) { return [single] }
+    var lines: [String] = []
+    var rest = Substring(text)
+    while !rest.isEmpty {
+      let prefix = lines.isEmpty ? pad + "\"" : pad + "  + \""
+      let room = lineLength - prefix.count - 1 - suffix.count
+      var piece = rest
+      if piece.count > room {
+        let window = rest.prefix(room)
+        let cut = window.lastIndex(of: ":").map { window.index(after: $0) } ?? window.endIndex
+        piece = rest[..<cut]
+      }
+      rest = rest[piece.endIndex...]
+      lines.append(prefix + piece + "\"" + (rest.isEmpty ? suffix : ""))
+    }
+    return lines
+  }
 }

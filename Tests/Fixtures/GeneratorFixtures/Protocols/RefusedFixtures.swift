@@ -33,12 +33,6 @@ protocol OwnershipDelegate: AnyObject {
   func take(_ value: consuming String)
 }
 
-/// Has a property requirement.
-protocol PropertyDelegate: AnyObject {
-  /// A property.
-  var title: String { get }
-}
-
 /// Has a variadic parameter.
 protocol VariadicDelegate: AnyObject {
   /// Variadic.
@@ -63,12 +57,35 @@ protocol NonisolatedAsyncDelegate: AnyObject {
   func load() async
 }
 
-/// Two requirements whose derived names collide.
+/// Three requirements given the same name by their documentation: the generator tells derived
+/// names apart, never given ones.
 protocol CollidingNamesDelegate: AnyObject {
-  /// Derived name `value`.
+  /// Named `value`.
+  ///
+  /// - ProxyMethodName: value
   func value(_ x: Int)
-  /// Derived name `value` as well.
+  /// Named `value` as well.
+  ///
+  /// - ProxyMethodName: value
   func value(of x: String)
+  /// And a third, an overload of the first that differs only by type.
+  ///
+  /// - ProxyMethodName: value
+  func value(_ x: String)
+}
+
+/// Refused for several reasons at once, all of which the refusal names.
+protocol ManyReasonsDelegate: AnyObject {
+  /// Static.
+  static func make() -> Int
+  /// Variadic.
+  func log(_ values: Int...)
+  /// Variadic too, an overload that differs only by type.
+  func log(_ values: String...)
+  /// A subscript.
+  subscript(index: Int) -> Int { get }
+  /// Plain `async` in a nonisolated protocol.
+  func load() async
 }
 
 /// A directive that is not an identifier.

@@ -1,0 +1,14 @@
+// What SettingsDelegateProxy answers when it has no forwardee, for the requirements of SettingsDelegate that
+// return a value and have no default implementation. `generate-delegate-proxies` wrote this file once and
+// never overwrites it: replace each placeholder with what the host does when it has no delegate. When the
+// protocol gains such a requirement, the proxy calls a method this type does not have yet, and the command
+// prints the declaration to add.
+
+/// The answers of `SettingsDelegateProxy` without a forwardee, one per requirement it cannot answer
+/// otherwise.
+enum SettingsDelegateProxyFallbacks {
+  /// What `volume` answers without a forwardee.
+  static func volume() -> Int {
+    50  // the player's volume without a delegate
+  }
+}
