@@ -75,17 +75,6 @@ import Testing
         + "forwarded: its result's type involves generic parameter T; a proxy's method table has one result type "
         + "for every call"),
     Refusal(
-      name: "NonisolatedAsyncDelegate",
-      error: .unsupportedRequirement(
-        protocol: "NonisolatedAsyncDelegate", requirement: "`func load() async`",
-        reason:
-          "it is async and runs off the caller's actor; isolate the protocol to a global actor (@MainActor) or "
-          + "declare the requirement nonisolated(nonsending)"),
-      message:
-        "NonisolatedAsyncDelegate: requirement `func load() async` cannot be forwarded: it is async and runs off the "
-        + "caller's actor; isolate the protocol to a global actor (@MainActor) or declare the requirement "
-        + "nonisolated(nonsending)"),
-    Refusal(
       name: "CollidingNamesDelegate",
       error: .nameCollision(
         protocol: "CollidingNamesDelegate", name: "value",
@@ -155,15 +144,11 @@ import Testing
         reason("`func log(_ values: Int...)`", variadic),
         reason("`func log(_ values: String...)`", variadic),
         reason("`subscript(index: Int) -> Int { get }`", "it is a subscript; a proxy forwards methods and properties"),
-        reason(
-          "`func load() async`",
-          "it is async and runs off the caller's actor; isolate the protocol to a global actor (@MainActor) or "
-            + "declare the requirement nonisolated(nonsending)"),
       ])
     #expect(throws: expected) { try generator.generate(protocols: ["ManyReasonsDelegate"]) }
     let lines = expected.description.split(separator: "\n")
-    #expect(lines.first == "ManyReasonsDelegate: cannot be proxied, for 5 reasons:")
-    #expect(lines.count == 6)
+    #expect(lines.first == "ManyReasonsDelegate: cannot be proxied, for 4 reasons:")
+    #expect(lines.count == 5)
     #expect(lines[2] == "  - requirement `func log(_ values: Int...)` cannot be forwarded: \(variadic)")
   }
 

@@ -34,14 +34,6 @@ package struct ProxyPlanner: Sendable {
     collect(layout.entries, path: [], into: &forwards)
     for index in forwards.indices {
       let requirement = forwards[index].requirement
-      if requirement.isAsync && requirement.globalActor == nil && requirement.nonisolated != "nonisolated(nonsending)" {
-        reasons.append(
-          .unsupportedRequirement(
-            protocol: name, requirement: Self.quoted(requirement, asking: name),
-            reason:
-              "it is async and runs off the caller's actor; isolate the protocol to a global actor (@MainActor) or "
-              + "declare the requirement nonisolated(nonsending)"))
-      }
       let defaults = defaultImplementation(of: requirement, ancestors: Array(ancestors.values))
       forwards[index].hasInheritedDefault = defaults != nil
       if requirement.result.isVoid {

@@ -182,7 +182,8 @@ extension ProxyRenderer {
     // Swift infers no typed `throws` for a closure: both need named closure parameters.
     var typedFailure: String?
     if case .typed(let failure) = requirement.throwing { typedFailure = failure.text }
-    let named = typedFailure != nil || hasErasedArguments(requirement)
+    let concurrent = Self.runsOffTheCallersActor(requirement)
+    let named = typedFailure != nil || hasErasedArguments(requirement) || concurrent
     let receiver = ["forwardee", "delegate", "target", "receiver"].first { !names.contains($0) } ?? "forwardee_"
     var signature: String?
     var values = requirement.parameters.indices.map { "$\($0 + 1)" }
@@ -209,13 +210,34 @@ extension ProxyRenderer {
     case .setter?: body = "\(callee).\(requirement.baseName.swiftIdentifier) = \(values[0])"
     case nil: break
     }
+    // A plain `async` requirement runs off the caller's actor: the call reaches it through
+    // `ConcurrentForwardeeCall`, which carries the forwardee and the arguments across the check
+    // of the `nonisolated(nonsending)` closure (see its documentation for why that is sound).
+    var concurrentCall: (head: String, inner: String)?
+    if concurrent {
+      let wrapped = values.isEmpty ? callee : "(" + ([callee] + values).joined(separator: ", ") + ")"
+      let innerName = typedFailure == nil ? "$0" : "call"
+      let innerCallee = values.isEmpty ? innerName : innerName + ".0"
+      let innerValues = values.indices.map { "\(innerName).\($0 + 1)" }
+      var inner = "\(effects)\(innerCallee).\(requirement.baseName.swiftIdentifier)"
+      if !requirement.isProperty {
+        inner += "(" + labeledArguments(requirement, values: innerValues).joined(separator: ", ") + ")"
+      }
+      if let typedFailure { inner = "(call) async throws(\(typedFailure)) in " + inner }
+      let head = "\(effects)ConcurrentForwardeeCall(\(wrapped)).run {"
+      concurrentCall = (head, inner)
+      body = head + " " + inner + " }"
+    }
     let pad = String(repeating: " ", count: indent)
     let head = "\(effects)forward("
     let opening = signature.map { "{ \($0) " } ?? "{ "
     let single = pad + head + arguments.joined(separator: ", ") + ") " + opening + body + " }"
     if SourceLayout.fits(single) { return [single] }
     func bodyLines() -> [String] {
-      if requirement.isProperty { return [pad + "  " + body] }
+      if let concurrentCall, !SourceLayout.fits(pad + "  " + body) {
+        return [pad + "  " + concurrentCall.head, pad + "    " + concurrentCall.inner, pad + "  }"]
+      }
+      if requirement.isProperty || concurrent { return [pad + "  " + body] }
       return SourceLayout.bracketed(
         head: call, items: callArguments, close: ")", tail: "", indent: indent + 2, closeOnLastItem: true)
     }
@@ -237,6 +259,12 @@ extension ProxyRenderer {
       lines.append(pad + "}")
     }
     return lines
+  }
+
+  /// Whether an `async` requirement runs off the caller's actor: it is neither isolated to a
+  /// global actor nor `nonisolated(nonsending)`.
+  static func runsOffTheCallersActor(_ requirement: Requirement) -> Bool {
+    requirement.isAsync && requirement.globalActor == nil && requirement.nonisolated != "nonisolated(nonsending)"
   }
 
   /// The delegate that implements nothing the protocol's extensions implement: its methods answer

@@ -51,12 +51,6 @@ protocol GenericResultDelegate: AnyObject {
   func make<T: Decodable>(_ type: T.Type) -> T
 }
 
-/// Has an `async` requirement that would run off the caller's actor.
-protocol NonisolatedAsyncDelegate: AnyObject {
-  /// Plain `async` in a nonisolated protocol.
-  func load() async
-}
-
 /// Three requirements given the same name by their documentation: the generator tells derived
 /// names apart, never given ones.
 protocol CollidingNamesDelegate: AnyObject {
@@ -84,8 +78,6 @@ protocol ManyReasonsDelegate: AnyObject {
   func log(_ values: String...)
   /// A subscript.
   subscript(index: Int) -> Int { get }
-  /// Plain `async` in a nonisolated protocol.
-  func load() async
 }
 
 /// A directive that is not an identifier.
