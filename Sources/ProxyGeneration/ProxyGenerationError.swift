@@ -28,14 +28,15 @@ package indirect enum ProxyGenerationError: Error, Equatable, Sendable {
   case associatedTypes(protocol: String, names: [String])
   /// A `static` (or `class`) requirement: a proxy forwards calls made on an instance.
   case staticRequirement(protocol: String, requirement: String)
-  /// A requirement the generator cannot forward, and why (an `inout` parameter, a property, a
-  /// generic result…).
+  /// A requirement the generator cannot forward, and why (an `inout` parameter, a subscript, a
+  /// generic result…), the requirement quoted by its declaration.
   case unsupportedRequirement(protocol: String, requirement: String, reason: String)
   /// The protocol is `private` or `fileprivate`, so a proxy in a file of its own cannot see it.
   case inaccessible(protocol: String, accessLevel: String)
   /// The protocol inherits one whose requirements are in none of the symbol graphs given.
   case unknownParent(protocol: String, parent: String, module: String)
-  /// Two requirements would get the same property name in the method table.
+  /// Requirements given the same property name in the method table by `- ProxyMethodName:` lines
+  /// (derived names are told apart automatically), all of them.
   case nameCollision(protocol: String, name: String, requirements: [String])
   /// Several reasons a protocol cannot be proxied, all of them, in the order they were found: a
   /// user fixes them in one pass rather than one per run.
