@@ -52,6 +52,43 @@ extension DelegateProxy {
     return await forwardAsync(method, method.reifier, repeat each arguments, orElse: fallback, to: call)
   }
 
+  /// Forwards a call of an `async` method that returns a value; without a forwardee, calls the
+  /// same method on `defaults` instead: a delegate that implements nothing, so that a protocol
+  /// extension's `async` default answers, awaited as the forwardee's method would be.
+  ///
+  /// ```swift
+  /// func loaderPriority(_ key: String) async -> Int {
+  ///   await forward(Self.methods.priority, key, orElseForwardingTo: Self.protocolDefaults) {
+  ///     await $0.loaderPriority($1)
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// Hooks run as for a forwardee; only the forwardee is replaced.
+  ///
+  /// - Parameters:
+  ///   - method: The method's declaration in the proxy's table.
+  ///   - arguments: The method's arguments.
+  ///   - defaults: What answers when there is no forwardee.
+  ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
+  @inlinable @inline(__always)
+  nonisolated(nonsending) public final func forward<each Argument, Result>(
+    _ method: @autoclosure () -> AsyncDelegateMethod<repeat each Argument, Result>, _ arguments: repeat each Argument,
+    orElseForwardingTo defaults: Delegate,
+    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async -> Result
+  ) async -> Result {
+    let hooked = hookedMethods
+    if hooked == 0 || hooked & method().hookBit == 0, forwardeeProxyLink.load(ordering: .relaxed) == 0 {
+      guard let forwardee = weakForwardee else { return await call(defaults, repeat each arguments) }
+      return await call(forwardee, repeat each arguments)
+    }
+    let method = method()
+    let packed = (repeat each arguments)
+    return await forwardAsync(
+      method, method.reifier, repeat each arguments, orElse: { await call(defaults, repeat each packed) }, to: call)
+  }
+
   /// Forwards a call of an `async throws` method that returns nothing; awaits the forwardee and
   /// passes its error on unchanged. For an `async throws(E)` method, annotate the closure:
   /// `{ (delegate, value) async throws(E) in try await delegate.method(value) }`.
@@ -90,7 +127,8 @@ extension DelegateProxy {
   @inlinable @inline(__always)
   nonisolated(nonsending) public final func forward<each Argument, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>,
-    _ arguments: repeat each Argument, orElse fallback: @autoclosure () -> Result,
+    _ arguments: repeat each Argument,
+    orElse fallback: @autoclosure () -> Result,
     to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
     let hooked = hookedMethods
@@ -99,7 +137,38 @@ extension DelegateProxy {
       return try await call(forwardee, repeat each arguments)
     }
     let method = method()
-    return try await forwardAsync(method, method.reifier, repeat each arguments, orElse: fallback, to: call)
+    return try await forwardAsync(
+      method, method.reifier, repeat each arguments, orElse: { () async throws(Failure) in fallback() }, to: call)
+  }
+
+  /// Forwards a call of an `async throws` method that returns a value; without a forwardee, calls
+  /// the same method on `defaults` instead, so that a protocol extension's default answers or
+  /// throws as for a delegate that implements nothing.
+  ///
+  /// - Parameters:
+  ///   - method: The method's declaration in the proxy's table.
+  ///   - arguments: The method's arguments.
+  ///   - defaults: What answers when there is no forwardee.
+  ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
+  /// - Throws: The forwardee's error, the same instance; what an instead hook threw; or, without a
+  ///   forwardee, what `defaults` threw.
+  @inlinable @inline(__always)
+  nonisolated(nonsending) public final func forward<each Argument, Result, Failure: Error>(
+    _ method: @autoclosure () -> AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>,
+    _ arguments: repeat each Argument, orElseForwardingTo defaults: Delegate,
+    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result
+  ) async throws(Failure) -> Result {
+    let hooked = hookedMethods
+    if hooked == 0 || hooked & method().hookBit == 0, forwardeeProxyLink.load(ordering: .relaxed) == 0 {
+      guard let forwardee = weakForwardee else { return try await call(defaults, repeat each arguments) }
+      return try await call(forwardee, repeat each arguments)
+    }
+    let method = method()
+    let packed = (repeat each arguments)
+    return try await forwardAsync(
+      method, method.reifier, repeat each arguments,
+      orElse: { () async throws(Failure) -> Result in try await call(defaults, repeat each packed) }, to: call)
   }
 
   // MARK: The path with hooks or a proxy forwardee
@@ -107,13 +176,13 @@ extension DelegateProxy {
   @inlinable
   nonisolated(nonsending) internal final func forwardAsync<each Argument, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?, _ arguments: repeat each Argument,
-    orElse fallback: () -> Result,
+    orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
     to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
     let chain = AsyncForwardingChain.chain(into: identityBits, type: typeIdentityBits)
     if chain.loops {
       reportCycle(method.selector)
-      return fallback()
+      return try await fallback()
     }
     // The read is held across the awaits below: replaced snapshots are then released a little
     // later, never while this call can still reach them.
@@ -133,7 +202,8 @@ extension DelegateProxy {
     do throws(Failure) {
       if hooks.insteadCount > 0 {
         outcome = .success(
-          try await runInsteadAsync(hooks, from: 0, method, repeat each arguments, orElse: fallback(), to: call))
+          try await runInsteadAsync(
+            hooks, from: 0, method, repeat each arguments, orElse: await Self.outcome(of: fallback), to: call))
       } else {
         outcome = .success(try await callForwardeeAsync(method, repeat each arguments, orElse: fallback, to: call))
       }
@@ -151,12 +221,13 @@ extension DelegateProxy {
 
   /// Runs the async instead chain from hook `index`; past its end, awaits the forwardee.
   ///
-  /// The fallback is a value here: an instead hook hands the rest of the call on as an
-  /// ``AsyncOriginalCall``, which holds it across suspensions.
+  /// The fallback is an outcome here, worked out before the first hook runs: an instead hook hands
+  /// the rest of the call on as an ``AsyncOriginalCall``, which holds it across suspensions. A
+  /// fallback that throws throws only where the call would answer with it.
   @inlinable
   nonisolated(nonsending) internal final func runInsteadAsync<each Argument, Result, Failure: Error>(
     _ hooks: CallHooks, from index: Int, _ method: ProxyMethod, _ arguments: repeat each Argument,
-    orElse fallback: Result,
+    orElse fallback: Swift.Result<Result, Failure>,
     to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
     var index = index
@@ -171,24 +242,26 @@ extension DelegateProxy {
         proxy: self, hooks: hooks, next: index, method: method, fallback: fallback, call: call)
       return try await hook.body(original, repeat each arguments)
     }
-    return try await callForwardeeAsync(method, repeat each arguments, orElse: { fallback }, to: call)
+    return try await callForwardeeAsync(
+      method, repeat each arguments, orElse: { () throws(Failure) in try fallback.get() }, to: call)
   }
 
   /// Awaits the forwardee; a proxy forwardee is entered through the task-local loop guard.
   @inlinable
   nonisolated(nonsending) internal final func callForwardeeAsync<each Argument, Result, Failure: Error>(
-    _ method: ProxyMethod, _ arguments: repeat each Argument, orElse fallback: () -> Result,
+    _ method: ProxyMethod, _ arguments: repeat each Argument,
+    orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
     to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
     let link = forwardeeProxyLink.load(ordering: .relaxed)
     guard link != 0 else {
-      guard let forwardee = weakForwardee else { return fallback() }
+      guard let forwardee = weakForwardee else { return try await fallback() }
       return try await call(forwardee, repeat each arguments)
     }
     let top = AsyncForwardingChain.current
     guard (top?.depth ?? 0) < AsyncForwardingChain.capacity, let forwardee = proxyForwardee else {
       if forwardeeProxyLink.load(ordering: .relaxed) != 0 { reportCycle(method.selector) }
-      return fallback()
+      return try await fallback()
     }
     let pushed = AsyncChainLink(proxy: identityBits, proxyType: typeIdentityBits, forwardee: link, next: top)
     let packed = (repeat each arguments)
@@ -200,5 +273,17 @@ extension DelegateProxy {
       }
     }
     return try outcome.get()
+  }
+
+  /// What a fallback answers or throws, as a value an instead chain can hold.
+  @inlinable
+  nonisolated(nonsending) internal static func outcome<Result, Failure: Error>(
+    of fallback: nonisolated(nonsending) () async throws(Failure) -> Result
+  ) async -> Swift.Result<Result, Failure> {
+    do throws(Failure) {
+      return .success(try await fallback())
+    } catch {
+      return .failure(error)
+    }
   }
 }

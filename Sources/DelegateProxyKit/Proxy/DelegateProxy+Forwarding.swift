@@ -121,7 +121,7 @@ extension DelegateProxy {
       return try call(forwardee, repeat each arguments)
     }
     let method = method()
-    try forwardHooked(method, { method.reifier }, repeat each arguments, orElse: {}, to: call)
+    try forwardHooked(method, { method.reifier }, repeat each arguments, orElse: { () throws(Failure) in }, to: call)
   }
 
   /// Forwards a call of a throwing method that returns a value; the forwardee's error reaches
@@ -133,7 +133,8 @@ extension DelegateProxy {
   /// }
   /// ```
   ///
-  /// With no forwardee, nothing is thrown and the host gets `fallback`. For a `throws(E)` method,
+  /// With no forwardee, the host gets `fallback`, which may throw as a delegate that implements
+  /// nothing would (a protocol extension's throwing default). For a `throws(E)` method,
   /// annotate the closure: `{ (delegate, payment, ledger) throws(E) in … }`.
   ///
   /// - Parameters:
@@ -146,7 +147,7 @@ extension DelegateProxy {
   @inlinable @inline(__always)
   public final func forward<each Argument, Result, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<repeat each Argument, Result, Failure>,
-    _ arguments: repeat each Argument, orElse fallback: @autoclosure () -> Result,
+    _ arguments: repeat each Argument, orElse fallback: @autoclosure () throws(Failure) -> Result,
     to call: (Delegate, repeat each Argument) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     // The hook-free path unless this very method is hooked (a bit in the mask): other methods
@@ -155,13 +156,13 @@ extension DelegateProxy {
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
-        guard let forwardee = weakForwardee else { return fallback() }
+        guard let forwardee = weakForwardee else { return try fallback() }
         return try call(forwardee, repeat each arguments)
       }
       let path = ForwardingPath.current
-      guard enterChain(path, link: link, method: method().selector) else { return fallback() }
+      guard enterChain(path, link: link, method: method().selector) else { return try fallback() }
       defer { path.pop() }
-      guard let forwardee = proxyForwardee else { return fallback() }
+      guard let forwardee = proxyForwardee else { return try fallback() }
       return try call(forwardee, repeat each arguments)
     }
     let method = method()
@@ -176,17 +177,17 @@ extension DelegateProxy {
   @inlinable @inline(__always)
   internal final func callForwardee<each Argument, Result, Failure: Error>(
     _ path: ForwardingPath?, _ selector: @autoclosure () -> String, _ arguments: repeat each Argument,
-    orElse fallback: () -> Result, to call: (Delegate, repeat each Argument) throws(Failure) -> Result
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, repeat each Argument) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let link = forwardeeProxyLink.load(ordering: .relaxed)
     guard link != 0 else {
-      guard let forwardee = weakForwardee else { return fallback() }
+      guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee, repeat each arguments)
     }
     let path = path ?? ForwardingPath.current
-    guard enterChain(path, link: link, method: selector()) else { return fallback() }
+    guard enterChain(path, link: link, method: selector()) else { return try fallback() }
     defer { path.pop() }
-    guard let forwardee = proxyForwardee else { return fallback() }
+    guard let forwardee = proxyForwardee else { return try fallback() }
     return try call(forwardee, repeat each arguments)
   }
 
@@ -196,12 +197,12 @@ extension DelegateProxy {
   @inlinable @inline(__always)
   internal final func forwardHooked<each Argument, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<repeat each Argument, Result>?, _ arguments: repeat each Argument,
-    orElse fallback: () -> Result, to call: (Delegate, repeat each Argument) throws(Failure) -> Result
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, repeat each Argument) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let path = ForwardingPath.current
     switch planHookedCall(path, method: method) {
     case .stop:
-      return fallback()
+      return try fallback()
     case .forward:
       return try callForwardee(path, method.selector, repeat each arguments, orElse: fallback, to: call)
     case .run:
@@ -249,7 +250,7 @@ extension DelegateProxy {
   @inlinable
   internal final func runInstead<each Argument, Result, Failure: Error>(
     _ hooks: CallHooks, from index: Int, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?,
-    _ path: ForwardingPath, _ arguments: repeat each Argument, orElse fallback: () -> Result,
+    _ path: ForwardingPath, _ arguments: repeat each Argument, orElse fallback: () throws(Failure) -> Result,
     to call: (Delegate, repeat each Argument) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     var index = index
@@ -294,9 +295,9 @@ extension DelegateProxy {
 
   /// Runs a string-keyed instead hook: it may proceed, replace the value, or do neither.
   @inlinable
-  internal final func runInsteadCall<each Argument, Result>(
+  internal final func runInsteadCall<each Argument, Result, Failure: Error>(
     _ entry: HookEntry, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>,
-    _ arguments: repeat each Argument, orElse fallback: () -> Result, original: () -> Result
+    _ arguments: repeat each Argument, orElse fallback: () throws(Failure) -> Result, original: () -> Result
   ) -> Result {
     withoutActuallyEscaping(original) { original in
       var originalResult: Result? = nil
@@ -308,7 +309,14 @@ extension DelegateProxy {
         return reifier.result(result)
       }
       runInsteadCallBody(entry, call)
-      guard call.producedValue, let produced = call.returnValue else { return fallback() }
+      guard call.producedValue, let produced = call.returnValue else {
+        do throws(Failure) {
+          return try fallback()
+        } catch {
+          // String-keyed instead hooks are installed only on methods that cannot throw.
+          preconditionFailure("'\(method.selector)' threw from a method declared plain")
+        }
+      }
       if let typed = reifier.typedResult(produced) { return typed }
       report(
         .returnTypeMismatch(

@@ -19,13 +19,14 @@ public struct OriginalCall<Delegate, each Argument, Result, Failure: Error> {
   @usableFromInline let method: ProxyMethod
   @usableFromInline let reifier: Reifier<repeat each Argument, Result>?
   @usableFromInline let path: ForwardingPath
-  @usableFromInline let fallback: () -> Result
+  @usableFromInline let fallback: () throws(Failure) -> Result
   @usableFromInline let call: (Delegate, repeat each Argument) throws(Failure) -> Result
 
   @inlinable
   init(
     proxy: DelegateProxy<Delegate>, hooks: CallHooks, next: Int, method: ProxyMethod,
-    reifier: Reifier<repeat each Argument, Result>?, path: ForwardingPath, fallback: @escaping () -> Result,
+    reifier: Reifier<repeat each Argument, Result>?, path: ForwardingPath,
+    fallback: @escaping () throws(Failure) -> Result,
     call: @escaping (Delegate, repeat each Argument) throws(Failure) -> Result
   ) {
     self.proxy = proxy
@@ -66,12 +67,13 @@ public struct AsyncOriginalCall<Delegate, each Argument, Result, Failure: Error>
   @usableFromInline let hooks: CallHooks
   @usableFromInline let next: Int
   @usableFromInline let method: ProxyMethod
-  @usableFromInline let fallback: Result
+  @usableFromInline let fallback: Swift.Result<Result, Failure>
   @usableFromInline let call: nonisolated(nonsending) (Delegate, repeat each Argument) async throws(Failure) -> Result
 
   @inlinable
   init(
-    proxy: DelegateProxy<Delegate>, hooks: CallHooks, next: Int, method: ProxyMethod, fallback: Result,
+    proxy: DelegateProxy<Delegate>, hooks: CallHooks, next: Int, method: ProxyMethod,
+    fallback: Swift.Result<Result, Failure>,
     call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result
   ) {
     self.proxy = proxy
