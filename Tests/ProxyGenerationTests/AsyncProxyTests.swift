@@ -64,16 +64,33 @@ final class LoaderRecorder: LoaderDelegate {
     #expect(forwardee.calls == ["willLoad k", "loaded k", "size xy!"])
   }
 
-  @Test("errors reach the caller unchanged; without a forwardee the fallbacks answer")
-  func errorsAndFallbacks() async throws {
+  @Test("errors reach the caller unchanged; without a forwardee the defaults, async and throwing, answer")
+  func errorsAndDefaults() async throws {
     let forwardee = LoaderRecorder()
     let proxy = LoaderDelegateProxy(forwardee: forwardee)
     #expect(throws: SinkFailure.self) { try proxy.loaderValidate("bad") }
     proxy.forwardee = nil
-    #expect(await proxy.loader("abc", sizeIn: Ledger()) == -1)
-    #expect(try await proxy.loader("abc", dataFor: 1) == [])
-    #expect(await proxy.loaderPriority("abc") == 0)
-    #expect(try proxy.loaderValidate(""))
+    #expect(await proxy.loader("abc", sizeIn: Ledger()) == -1, "the fallbacks file answers")
+    #expect(try await proxy.loader("abc", dataFor: 1) == [], "the async throws default answers")
+    #expect(await proxy.loaderPriority("four") == 4, "the async default answers, awaited")
+    #expect(try proxy.loaderValidate("x"), "the throwing default answers")
+    let thrown = #expect(throws: SinkFailure.self) { try proxy.loaderValidate("") }
+    #expect(thrown?.order == 0, "the throwing default's error reaches the caller")
     #expect(forwardee.calls == ["validate bad"])
+  }
+
+  @Test("without a forwardee, hooks run around an async default as around a forwardee")
+  func hooksAroundDefaults() async throws {
+    let proxy = LoaderDelegateProxy()
+    let seen = Mutex<[String]>([])
+    try proxy.hookInstead(\.loaderPriority) { original, key in
+      seen.withLock { $0.append("instead \(key)") }
+      return await original(key + "xx") + 100
+    }
+    try proxy.hookAfter(\.loaderPriority) { result, key in seen.withLock { $0.append("after \(key) \(result)") } }
+    // Like every `orElse`, the default answers for the call as it was made ("ab"), whatever
+    // arguments the instead hook passes on.
+    #expect(await proxy.loaderPriority("ab") == 102)
+    #expect(seen.withLock { $0 } == ["instead ab", "after ab 102"])
   }
 }

@@ -42,7 +42,7 @@ import Testing
     #expect(kept.map(\.action) == [.unchanged, .kept])
     #expect(FixtureGraphs.contents(of: fallbacks) == mine)
     let missing = try #require(kept.last?.missingDeclarations)
-    #expect(missing.count == 6)
+    #expect(missing.count == 5)
     #expect(
       missing.first?.contains("static func record(_ sink: Sink, record order: Order, in ledger: Ledger) -> Int") == true
     )

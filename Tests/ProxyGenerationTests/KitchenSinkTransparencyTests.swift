@@ -32,6 +32,7 @@ import Testing
     #expect(actual.contains("note nil"), "an Optional without a default answers nil")
     #expect(actual.contains("priority 0"), "the user's fallback answers")
     #expect(actual.contains("identifier sink"), "a nonisolated default answers")
+    #expect(actual.contains("count 21"), "an async default answers, awaited")
   }
 
   @Test("a delegate that has gone away is not kept alive, and the proxy answers as without one")

@@ -34,6 +34,11 @@ package struct ProxyPlan: Sendable, Equatable {
     /// Whether the protocol gives it a default implementation a delegate inherits (so the
     /// defaults object needs no method of its own for it).
     package var hasInheritedDefault: Bool
+    /// Whether the default implementation it answers with without a forwardee throws (its error
+    /// then reaches the caller, as it would from a delegate that implements nothing).
+    package var defaultThrows = false
+    /// Whether that default implementation is `async`.
+    package var defaultIsAsync = false
   }
 
   /// The protocol.

@@ -38,8 +38,10 @@ package struct ProxyPlanner: Sendable {
       forwards[index].hasInheritedDefault = defaults != nil
       if requirement.result.isVoid {
         forwards[index].fallback = .none
-      } else if defaults == true {
+      } else if let defaults, defaults.callable {
         forwards[index].fallback = .defaultImplementation
+        forwards[index].defaultThrows = defaults.throws
+        forwards[index].defaultIsAsync = defaults.isAsync
       } else if requirement.result.isOptional {
         forwards[index].fallback = .nil
       } else {
@@ -180,10 +182,12 @@ package struct ProxyPlanner: Sendable {
   }
 
   /// Whether a delegate that implements nothing inherits a default implementation of the
-  /// requirement (`nil` when it does not), and whether the proxy can call that default where it
-  /// needs an answer (`true`: it neither suspends nor throws).
-  private func defaultImplementation(of requirement: Requirement, ancestors: [DelegateProtocol]) -> Bool? {
-    var found: Bool?
+  /// requirement (`nil` when it does not), whether the proxy can call that default where it
+  /// needs an answer, and whether it throws and suspends.
+  private func defaultImplementation(of requirement: Requirement, ancestors: [DelegateProtocol])
+    -> (callable: Bool, throws: Bool, isAsync: Bool)?
+  {
+    var found: (callable: Bool, throws: Bool, isAsync: Bool)?
     for relationship in index.relationships(to: requirement.identifier, kinds: ["defaultImplementationOf"]) {
       guard let implementation = index.symbol(relationship.source) else { continue }
       let module = index.module(of: relationship.source) ?? index.module
@@ -195,15 +199,22 @@ package struct ProxyPlanner: Sendable {
       }
       guard unconstrained, !["private", "fileprivate"].contains(implementation.accessLevel) else { continue }
       if module != index.module && !["public", "open"].contains(implementation.accessLevel) { continue }
-      let callable: Bool
+      let isAsync: Bool
+      let throwing: Requirement.Throwing
       if let declaration = try? DeclarationParser.parse(implementation.declarationFragments) {
-        callable = !declaration.isAsync && declaration.throwing == .none
+        (isAsync, throwing) = (declaration.isAsync, declaration.throwing)
       } else if let property = PropertyDeclaration.parse(implementation.declarationFragments) {
-        callable = !property.isAsync && property.throwing == .none
+        (isAsync, throwing) = (property.isAsync, property.throwing)
       } else {
         continue
       }
-      found = (found ?? true) && callable
+      // `forward` awaits and rethrows its fallback as it does the forwardee, so every default a
+      // delegate can inherit is one the proxy can answer with.
+      let callable = !isAsync || requirement.isAsync
+      found = (
+        (found?.callable ?? true) && callable, (found?.throws ?? false) || throwing != .none,
+        (found?.isAsync ?? false) || isAsync
+      )
     }
     return found
   }

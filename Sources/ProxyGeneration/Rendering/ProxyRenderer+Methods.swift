@@ -162,11 +162,18 @@ extension ProxyRenderer {
     case .none:
       break
     case .defaultImplementation:
-      let member = "orElse: Self.protocolDefaults." + requirement.baseName.swiftIdentifier
-      if requirement.isProperty {
-        arguments.append(member)
+      let effects = forward.defaultThrows ? "try " : ""
+      if requirement.isAsync && (forward.defaultIsAsync || forward.defaultThrows) {
+        // An `async` method's `orElse` neither suspends nor throws: a default that does is reached
+        // by calling the method on the defaults object, as on a forwardee.
+        arguments.append("orElseForwardingTo: Self.protocolDefaults")
+      } else if requirement.isProperty {
+        arguments.append("orElse: " + effects + "Self.protocolDefaults." + requirement.baseName.swiftIdentifier)
       } else {
-        fallbackCall = (member + "(", labeledArguments(requirement, values: names))
+        fallbackCall = (
+          "orElse: " + effects + "Self.protocolDefaults." + requirement.baseName.swiftIdentifier + "(",
+          labeledArguments(requirement, values: names)
+        )
       }
     case .nil:
       arguments.append("orElse: nil")

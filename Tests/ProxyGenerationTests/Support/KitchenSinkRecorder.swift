@@ -102,7 +102,6 @@ final class KitchenSinkWithoutDelegate: KitchenSinkDelegate {
   func sink(_ sink: Sink, record order: Order, in ledger: Ledger) throws -> Int { -1 }
   func sink(_ sink: Sink, validate order: Order) throws(SinkError) {}
   func sinkWillFinish(_ sink: Sink) async {}
-  func sink(_ sink: Sink, countFor order: Order) async -> Int { 0 }
   func sink(_ sink: Sink, receiptFor order: Order) async throws -> Order { order }
   func sink(_ sink: Sink, confirm order: Order) async throws(SinkError) {}
   func sink(_ sink: Sink, describe value: some CustomStringConvertible) -> String { value.description }

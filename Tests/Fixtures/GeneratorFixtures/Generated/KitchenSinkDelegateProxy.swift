@@ -167,11 +167,11 @@ extension KitchenSinkDelegateProxy: KitchenSinkDelegate {
   public func sinkWillFinish(_ sink: Sink) async {
     await forward(Self.methods.willFinish, sink) { await $0.sinkWillFinish($1) }
   }
-  /// Forwards `sink(_:countFor:)`; without a forwardee, `KitchenSinkDelegateProxyFallbacks.count` answers.
+  /// Forwards `sink(_:countFor:)`; without a forwardee, the protocol's default answers.
   public func sink(_ sink: Sink, countFor order: Order) async -> Int {
-    await forward(
-      Self.methods.count, sink, order, orElse: KitchenSinkDelegateProxyFallbacks.count(sink, countFor: order)
-    ) { await $0.sink($1, countFor: $2) }
+    await forward(Self.methods.count, sink, order, orElseForwardingTo: Self.protocolDefaults) {
+      await $0.sink($1, countFor: $2)
+    }
   }
   /// Forwards `sink(_:receiptFor:)`; without a forwardee, `KitchenSinkDelegateProxyFallbacks.receipt`
   /// answers.

@@ -16,10 +16,6 @@ enum KitchenSinkDelegateProxyFallbacks {
   static func record(_ sink: Sink, record order: Order, in ledger: Ledger) -> Int {
     -1
   }
-  /// What `sink(_:countFor:)` answers without a forwardee.
-  static func count(_ sink: Sink, countFor order: Order) -> Int {
-    0
-  }
   /// What `sink(_:receiptFor:)` answers without a forwardee.
   static func receipt(_ sink: Sink, receiptFor order: Order) -> Order {
     order

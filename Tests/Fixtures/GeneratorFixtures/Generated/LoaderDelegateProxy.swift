@@ -10,7 +10,8 @@ import DelegateProxyKit
 /// installed on it.
 ///
 /// Without a forwardee, a method that returns nothing only runs its hooks; one that returns a value answers
-/// with the value in `LoaderDelegateProxyFallbacks.swift`.
+/// with the protocol extension's default implementation where there is one and the value in
+/// `LoaderDelegateProxyFallbacks.swift` for the others.
 ///
 /// ```swift
 /// let proxy = LoaderDelegateProxy(forwardee: delegate)
@@ -46,6 +47,16 @@ public final class LoaderDelegateProxy: DelegateProxy<any LoaderDelegate>, Typed
     get { target }
     set { target = newValue }
   }
+
+  /// A delegate that implements only what no protocol extension implements, so its methods answer with the
+  /// protocol's default implementations: what the proxy answers without a forwardee.
+  private final class ProtocolDefaults: LoaderDelegate, Sendable {
+    func loaderWillLoad(_ key: String) async {}
+    func loader(_ key: String, sizeIn ledger: Ledger) async -> Int {
+      LoaderDelegateProxyFallbacks.loaderSizeIn(key, sizeIn: ledger)
+    }
+  }
+  private static let protocolDefaults = ProtocolDefaults()
 }
 
 extension LoaderDelegateProxy: LoaderDelegate {
@@ -63,29 +74,23 @@ extension LoaderDelegateProxy: LoaderDelegate {
       await ConcurrentForwardeeCall((forwardee, key, ledger)).run { await $0.0.loader($0.1, sizeIn: $0.2) }
     }
   }
-  /// Forwards `loader(_:dataFor:)`; without a forwardee, `LoaderDelegateProxyFallbacks.loaderDataFor`
-  /// answers.
+  /// Forwards `loader(_:dataFor:)`; without a forwardee, the protocol's default answers.
   public func loader(_ key: String, dataFor attempt: Int) async throws -> [UInt8] {
     try await forward(
-      Self.methods.loaderDataFor, key, attempt,
-      orElse: LoaderDelegateProxyFallbacks.loaderDataFor(key, dataFor: attempt)
+      Self.methods.loaderDataFor, key, attempt, orElseForwardingTo: Self.protocolDefaults
     ) { (forwardee, key, attempt) in
       try await ConcurrentForwardeeCall((forwardee, key, attempt)).run { try await $0.0.loader($0.1, dataFor: $0.2) }
     }
   }
-  /// Forwards `loaderPriority(_:)`; without a forwardee, `LoaderDelegateProxyFallbacks.loaderPriority`
-  /// answers.
+  /// Forwards `loaderPriority(_:)`; without a forwardee, the protocol's default answers.
   public func loaderPriority(_ key: String) async -> Int {
-    await forward(
-      Self.methods.loaderPriority, key, orElse: LoaderDelegateProxyFallbacks.loaderPriority(key)
-    ) { (forwardee, key) in
+    await forward(Self.methods.loaderPriority, key, orElseForwardingTo: Self.protocolDefaults) { (forwardee, key) in
       await ConcurrentForwardeeCall((forwardee, key)).run { await $0.0.loaderPriority($0.1) }
     }
   }
-  /// Forwards `loaderValidate(_:)`; without a forwardee, `LoaderDelegateProxyFallbacks.loaderValidate`
-  /// answers.
+  /// Forwards `loaderValidate(_:)`; without a forwardee, the protocol's default answers.
   public func loaderValidate(_ key: String) throws -> Bool {
-    try forward(Self.methods.loaderValidate, key, orElse: LoaderDelegateProxyFallbacks.loaderValidate(key)) {
+    try forward(Self.methods.loaderValidate, key, orElse: try Self.protocolDefaults.loaderValidate(key)) {
       try $0.loaderValidate($1)
     }
   }

@@ -10,16 +10,4 @@ enum LoaderDelegateProxyFallbacks {
   static func loaderSizeIn(_ key: String, sizeIn ledger: Ledger) -> Int {
     -1  // no size without a delegate
   }
-  /// What `loader(_:dataFor:)` answers without a forwardee.
-  static func loaderDataFor(_ key: String, dataFor attempt: Int) -> [UInt8] {
-    []  // no data without a delegate
-  }
-  /// What `loaderPriority(_:)` answers without a forwardee.
-  static func loaderPriority(_ key: String) -> Int {
-    0  // the lowest priority without a delegate
-  }
-  /// What `loaderValidate(_:)` answers without a forwardee.
-  static func loaderValidate(_ key: String) -> Bool {
-    true  // every key is valid without a delegate
-  }
 }
