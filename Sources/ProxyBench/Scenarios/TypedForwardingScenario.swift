@@ -10,7 +10,11 @@ import Synchronization
 /// Every variant drives `ListView.dispatchDidSelect(at:)`, the host's one-call entry, in a hot
 /// loop; setup (hosts, delegates, proxies, hooks) is untimed.
 /// - `direct` (baseline): the user's delegate set on the list host, no proxy.
-/// - `proxy`: one `ListViewDelegateProxy` installed through the host's delegate slot, no hooks.
+/// - `proxy`: one hand-written proxy (`SecondListProxy`) installed through the host's delegate
+///   slot, no hooks.
+/// - `generated-proxy`: HeadlessUI's `ListViewDelegateProxy`, which `generate-delegate-proxies`
+///   writes, installed the same way: what the generator's code costs beside the hand-written
+///   proxy (the aim is at most 1.05 times `proxy`).
 /// - `proxy-after-hook`: the same proxy with one typed after hook incrementing an atomic counter.
 /// - `proxy-invocation-hook`: the same proxy with one string-keyed after hook (the dynamic layer)
 ///   that reads the index path through the call's `Invocation`.
@@ -27,6 +31,9 @@ func typedForwardingScenario() -> Scenario {
       Variant(id: "direct", body: .timedLoop { listLoop(proxies: 0, afterHook: false) }),
       Variant(
         id: "proxy", targets: [.ratioToBaselineAtMost(1.25), .allocationsPerOperationAtMost(0)],
+        body: .timedLoop { listLoop(proxies: 1, afterHook: false, handWritten: true) }),
+      Variant(
+        id: "generated-proxy", targets: [.ratioToBaselineAtMost(1.25), .allocationsPerOperationAtMost(0)],
         body: .timedLoop { listLoop(proxies: 1, afterHook: false) }),
       Variant(
         id: "proxy-after-hook", targets: [.ratioToBaselineAtMost(1.5), .allocationsPerOperationAtMost(0)],
@@ -46,14 +53,23 @@ let didSelectSelector = "listView(_:didSelectRowAt:)"
 
 /// Builds a list host with `proxies` proxies (0–3) and returns the timed loop. With `afterHook`,
 /// the first proxy gets `hooks` after hooks: typed ones, or with `dynamic` string-keyed ones
-/// that read the index path from the `Invocation`.
+/// that read the index path from the `Invocation`. With `handWritten`, the one proxy is the
+/// hand-written `SecondListProxy` instead of the generated `ListViewDelegateProxy`.
 @MainActor
 func listLoop(
-  proxies: Int, afterHook: Bool, hooks: Int = 1, dynamic: Bool = false
+  proxies: Int, afterHook: Bool, hooks: Int = 1, dynamic: Bool = false, handWritten: Bool = false
 ) -> @MainActor @Sendable (Int) -> Void {
   let list = ListView()
   let delegate = CountingListDelegate()
   list.delegate = delegate
+  if handWritten {
+    try! list.installProxy(SecondListProxy())
+    let indexPath = opaque(IndexPath(row: 0, section: 0))
+    return { iterations in
+      for _ in 0..<iterations { list.dispatchDidSelect(at: indexPath) }
+      blackHole(delegate.count)
+    }
+  }
   let first = proxies >= 1 ? try! list.installProxy(ListViewDelegateProxy()) : nil
   if proxies >= 2 { try! list.installProxy(SecondListProxy()) }
   if proxies >= 3 { try! list.installProxy(ThirdListProxy()) }
