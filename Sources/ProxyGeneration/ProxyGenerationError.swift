@@ -5,7 +5,7 @@
 /// reason; a protocol refused for several reasons gets a line per reason:
 ///
 /// ```
-/// Bag: has associated type Element; a proxy forwards to `any Bag`, which cannot name the arguments
+/// Bag: requirement `func log(_ values: Int...)` cannot be forwarded: parameter 'values' is variadic; …
 /// ```
 ///
 /// The generator checks every protocol it is asked for before it writes anything, so one refusal
@@ -24,7 +24,9 @@ package indirect enum ProxyGenerationError: Error, Equatable, Sendable {
   /// The protocol refines `Sendable`, which a proxy, holding a mutable reference to its
   /// forwardee, cannot be.
   case refinesSendable(protocol: String)
-  /// The protocol has associated types, so `any Protocol` cannot state its methods' types.
+  /// The protocol has associated types: `any Protocol` cannot state its methods' types, and a
+  /// proxy generic over its forwardee would need a method table per forwardee type, which Swift
+  /// cannot store statically in a generic type.
   case associatedTypes(protocol: String, names: [String])
   /// A `static` (or `class`) requirement: a proxy forwards calls made on an instance.
   case staticRequirement(protocol: String, requirement: String)
@@ -72,7 +74,10 @@ extension ProxyGenerationError: CustomStringConvertible {
     case .associatedTypes(let name, let names):
       let list = names.joined(separator: ", ")
       let noun = names.count == 1 ? "associated type" : "associated types"
-      return "\(name): has \(noun) \(list); a proxy forwards to `any \(name)`, which cannot name the arguments"
+      return
+        "\(name): has \(noun) \(list); `any \(name)` cannot name the types that use it, and a proxy generic "
+        + "over its forwardee cannot keep one method table per forwardee type, which typed hooks need, because "
+        + "Swift has no static stored properties in generic types"
     case .staticRequirement(let name, let requirement):
       return
         "\(name): static requirement \(requirement) cannot be forwarded; a proxy forwards calls made on an instance"

@@ -17,8 +17,9 @@ import Testing
     Refusal(
       name: "AssociatedTypeDelegate", error: .associatedTypes(protocol: "AssociatedTypeDelegate", names: ["Element"]),
       message:
-        "AssociatedTypeDelegate: has associated type Element; a proxy forwards to `any AssociatedTypeDelegate`, "
-        + "which cannot name the arguments"),
+        "AssociatedTypeDelegate: has associated type Element; `any AssociatedTypeDelegate` cannot name the types "
+        + "that use it, and a proxy generic over its forwardee cannot keep one method table per forwardee type, "
+        + "which typed hooks need, because Swift has no static stored properties in generic types"),
     Refusal(
       name: "StaticRequirementDelegate",
       error: .staticRequirement(
@@ -48,6 +49,17 @@ import Testing
       message:
         "OwnershipDelegate: requirement `func take(_ value: consuming String)` cannot be forwarded: parameter "
         + "'value' is consuming; a proxy passes each argument on as a copy, to the forwardee and to hooks"),
+    Refusal(
+      name: "IsolatedParameterDelegate",
+      error: .unsupportedRequirement(
+        protocol: "IsolatedParameterDelegate", requirement: "`func run(on actor: isolated any Actor) async`",
+        reason:
+          "parameter 'actor' is isolated: the method runs on the actor passed in, and neither the proxy's forward "
+          + "closure nor a hook can be isolated to an argument of another function"),
+      message:
+        "IsolatedParameterDelegate: requirement `func run(on actor: isolated any Actor) async` cannot be forwarded: "
+        + "parameter 'actor' is isolated: the method runs on the actor passed in, and neither the proxy's forward "
+        + "closure nor a hook can be isolated to an argument of another function"),
     Refusal(
       name: "VariadicDelegate",
       error: .unsupportedRequirement(

@@ -40,7 +40,9 @@ enum RequirementCheck {
       return "\(name) is inout; the forwardee's changes could not reach the caller through the proxy's hooks"
     }
     if parameter.specifiers.contains("isolated") {
-      return "\(name) is isolated; a proxy forwards in the caller's isolation"
+      return
+        "\(name) is isolated: the method runs on the actor passed in, and neither the proxy's forward closure "
+        + "nor a hook can be isolated to an argument of another function"
     }
     if let specifier = parameter.specifiers.first {
       return "\(name) is \(specifier); a proxy passes each argument on as a copy, to the forwardee and to hooks"

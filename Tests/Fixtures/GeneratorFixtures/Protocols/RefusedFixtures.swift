@@ -33,6 +33,12 @@ protocol OwnershipDelegate: AnyObject {
   func take(_ value: consuming String)
 }
 
+/// Has an `isolated` parameter.
+protocol IsolatedParameterDelegate: AnyObject {
+  /// Runs on the actor passed in.
+  func run(on actor: isolated any Actor) async
+}
+
 /// Has a variadic parameter.
 protocol VariadicDelegate: AnyObject {
   /// Variadic.
