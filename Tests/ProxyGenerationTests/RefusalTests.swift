@@ -34,12 +34,14 @@ import Testing
     Refusal(
       name: "InoutDelegate",
       error: .unsupportedRequirement(
-        protocol: "InoutDelegate", requirement: "`func adjust(_ value: inout Int)`",
+        protocol: "InoutDelegate", requirement: "`func adjust(_ value: inout Int) async`",
         reason:
-          "parameter 'value' is inout; the forwardee's changes could not reach the caller through the proxy's hooks"),
+          "parameter 'value' is inout in an async method; the async forward's closure escapes, and Swift lets no "
+          + "escaping closure write back to an inout parameter"),
       message:
-        "InoutDelegate: requirement `func adjust(_ value: inout Int)` cannot be forwarded: parameter 'value' is "
-        + "inout; the forwardee's changes could not reach the caller through the proxy's hooks"),
+        "InoutDelegate: requirement `func adjust(_ value: inout Int) async` cannot be forwarded: parameter 'value' "
+        + "is inout in an async method; the async forward's closure escapes, and Swift lets no escaping closure "
+        + "write back to an inout parameter"),
     Refusal(
       name: "OwnershipDelegate",
       error: .unsupportedRequirement(

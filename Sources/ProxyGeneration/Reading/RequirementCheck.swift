@@ -11,6 +11,11 @@ enum RequirementCheck {
       return "it rethrows; a proxy passes the error of its forwardee on, so declare it `throws`"
     }
     for parameter in requirement.parameters {
+      if parameter.specifiers.contains("inout") && requirement.isAsync {
+        return
+          "parameter '\(parameter.name)' is inout in an async method; the async forward's closure escapes, and Swift "
+          + "lets no escaping closure write back to an inout parameter"
+      }
       if let reason = problem(in: parameter) { return reason }
     }
     if mentionsSelf(requirement.result) || requirement.parameters.contains(where: { mentionsSelf($0.type) }) {
@@ -36,15 +41,12 @@ enum RequirementCheck {
 
   private static func problem(in parameter: Requirement.Parameter) -> String? {
     let name = "parameter '\(parameter.name)'"
-    if parameter.specifiers.contains("inout") {
-      return "\(name) is inout; the forwardee's changes could not reach the caller through the proxy's hooks"
-    }
     if parameter.specifiers.contains("isolated") {
       return
         "\(name) is isolated: the method runs on the actor passed in, and neither the proxy's forward closure "
         + "nor a hook can be isolated to an argument of another function"
     }
-    if let specifier = parameter.specifiers.first {
+    if let specifier = parameter.specifiers.first(where: { $0 != "inout" }) {
       return "\(name) is \(specifier); a proxy passes each argument on as a copy, to the forwardee and to hooks"
     }
     if parameter.attributes.contains("@autoclosure") {

@@ -156,6 +156,12 @@ extension ProxyRenderer {
     let effects = (requirement.throwsErrors ? "try " : "") + (requirement.isAsync ? "await " : "")
     let names = requirement.parameters.map(\.name.swiftIdentifier)
     var arguments = ["Self.methods." + forward.path.map(\.swiftIdentifier).joined(separator: ".")] + names
+    // An `inout` argument is passed on as its value; the forwardee's (or the default's) changes
+    // are written back to the caller's variable when the call returns or throws, as Swift does
+    // for a direct call.
+    let inouts = requirement.parameters.filter { $0.specifiers.contains("inout") }.map(\.name.swiftIdentifier)
+    func updated(_ name: String) -> String { "updated" + name.filter { $0 != "`" }.upperCamelCased }
+    let fallbackValues = names.map { inouts.contains($0) ? "&" + updated($0) : $0 }
     // The fallback as a call that can be broken over lines when it does not fit on one.
     var fallbackCall: (head: String, items: [String])?
     switch forward.fallback {
@@ -172,14 +178,15 @@ extension ProxyRenderer {
       } else {
         fallbackCall = (
           "orElse: " + effects + "Self.protocolDefaults." + requirement.baseName.swiftIdentifier + "(",
-          labeledArguments(requirement, values: names)
+          labeledArguments(requirement, values: fallbackValues)
         )
       }
     case .nil:
       arguments.append("orElse: nil")
     case .user(let name):
       fallbackCall = (
-        "orElse: \(plan.fallbacksTypeName).\(name.swiftIdentifier)(", labeledArguments(requirement, values: names)
+        "orElse: \(plan.fallbacksTypeName).\(name.swiftIdentifier)(",
+        labeledArguments(requirement, values: fallbackValues)
       )
     }
     if let fallbackCall {
@@ -190,7 +197,7 @@ extension ProxyRenderer {
     var typedFailure: String?
     if case .typed(let failure) = requirement.throwing { typedFailure = failure.text }
     let concurrent = Self.runsOffTheCallersActor(requirement)
-    let named = typedFailure != nil || hasErasedArguments(requirement) || concurrent
+    let named = typedFailure != nil || hasErasedArguments(requirement) || concurrent || !inouts.isEmpty
     let receiver = ["forwardee", "delegate", "target", "receiver"].first { !names.contains($0) } ?? "forwardee_"
     var signature: String?
     var values = requirement.parameters.indices.map { "$\($0 + 1)" }
@@ -210,7 +217,8 @@ extension ProxyRenderer {
       callee = receiver
     }
     let call = "\(effects)\(callee).\(requirement.baseName.swiftIdentifier)("
-    let callArguments = labeledArguments(requirement, values: values)
+    let callArguments = labeledArguments(
+      requirement, values: zip(names, values).map { inouts.contains($0) ? "&" + $1 : $1 })
     var body = call + callArguments.joined(separator: ", ") + ")"
     switch requirement.accessor {
     case .getter?: body = "\(effects)\(callee).\(requirement.baseName.swiftIdentifier)"
@@ -236,11 +244,26 @@ extension ProxyRenderer {
       body = head + " " + inner + " }"
     }
     let pad = String(repeating: " ", count: indent)
-    let head = "\(effects)forward("
     let opening = signature.map { "{ \($0) " } ?? "{ "
+    var prologue: [String] = []
+    if !inouts.isEmpty {
+      prologue =
+        inouts.map { "\(pad)var \(updated($0)) = \($0)" } + inouts.map { "\(pad)defer { \($0) = \(updated($0)) }" }
+    }
+    let returns = !inouts.isEmpty && !requirement.result.isVoid ? "return " : ""
+    let head = returns + "\(effects)forward("
     let single = pad + head + arguments.joined(separator: ", ") + ") " + opening + body + " }"
-    if SourceLayout.fits(single) { return [single] }
+    if inouts.isEmpty, SourceLayout.fits(single) { return [single] }
     func bodyLines() -> [String] {
+      if !inouts.isEmpty {
+        let inner = pad + "  "
+        var lines = inouts.map { "\(inner)var \($0) = \($0)" }
+        lines += inouts.map { "\(inner)defer { \(updated($0)) = \($0) }" }
+        let statement = SourceLayout.bracketed(
+          head: (requirement.result.isVoid ? "" : "return ") + call, items: callArguments, close: ")", tail: "",
+          indent: indent + 2, closeOnLastItem: true)
+        return lines + statement
+      }
       if let concurrentCall, !SourceLayout.fits(pad + "  " + body) {
         return [pad + "  " + concurrentCall.head, pad + "    " + concurrentCall.inner, pad + "  }"]
       }
@@ -249,7 +272,7 @@ extension ProxyRenderer {
         head: call, items: callArguments, close: ")", tail: "", indent: indent + 2, closeOnLastItem: true)
     }
     let firstLine = pad + head + arguments.joined(separator: ", ") + ") {" + (signature.map { " " + $0 } ?? "")
-    if SourceLayout.fits(firstLine) { return [firstLine] + bodyLines() + [pad + "}"] }
+    if SourceLayout.fits(firstLine) { return prologue + [firstLine] + bodyLines() + [pad + "}"] }
     var lines = [pad + head] + SourceLayout.fill(arguments, indent: indent + 2)
     if let fallbackCall, !lines.allSatisfy(SourceLayout.fits) {
       // The fallback's call alone is too long for a line: it starts a line and breaks after `(`.
@@ -265,7 +288,7 @@ extension ProxyRenderer {
       lines += bodyLines()
       lines.append(pad + "}")
     }
-    return lines
+    return prologue + lines
   }
 
   /// Whether an `async` requirement runs off the caller's actor: it is neither isolated to a

@@ -21,10 +21,10 @@ protocol ValueDelegate {
   func didChange(_ value: Int)
 }
 
-/// Has an `inout` parameter.
+/// Has an `inout` parameter in an `async` requirement.
 protocol InoutDelegate: AnyObject {
-  /// `inout`.
-  func adjust(_ value: inout Int)
+  /// `inout` and `async`.
+  func adjust(_ value: inout Int) async
 }
 
 /// Has a `consuming` parameter.
