@@ -17,6 +17,19 @@ final class LoaderRecorder: LoaderDelegate {
     calls.append("size \(key)")
     return ledger.entries.count
   }
+  var loaderName: String {
+    get async {
+      calls.append("name")
+      return "recorded"
+    }
+  }
+  var loaderToken: Int {
+    get throws {
+      calls.append("token")
+      if calls.contains("willLoad bad") { throw SinkFailure(order: 2) }
+      return 7
+    }
+  }
   func loaderValidate(_ key: String) throws -> Bool {
     calls.append("validate \(key)")
     if key == "bad" { throw SinkFailure(order: 1) }
@@ -34,7 +47,9 @@ final class LoaderRecorder: LoaderDelegate {
     let data = (try? await delegate.loader("abc", dataFor: 2)) ?? [9]
     let priority = await delegate.loaderPriority("four")
     let valid = try? delegate.loaderValidate("ok")
-    return ["\(size)", "\(data)", "\(priority)", "\(String(describing: valid))"]
+    let name = await delegate.loaderName
+    let token = try? delegate.loaderToken
+    return ["\(size)", "\(data)", "\(priority)", "\(String(describing: valid))", name, "\(String(describing: token))"]
   }
 
   @Test("plain async requirements are forwarded with the direct call's answers and arguments")
@@ -74,6 +89,8 @@ final class LoaderRecorder: LoaderDelegate {
     #expect(try await proxy.loader("abc", dataFor: 1) == [], "the async throws default answers")
     #expect(await proxy.loaderPriority("four") == 4, "the async default answers, awaited")
     #expect(try proxy.loaderValidate("x"), "the throwing default answers")
+    #expect(await proxy.loaderName == "loader", "an async getter's default answers, awaited")
+    #expect(try proxy.loaderToken == 0, "a throwing getter without a default reads the fallbacks file")
     let thrown = #expect(throws: SinkFailure.self) { try proxy.loaderValidate("") }
     #expect(thrown?.order == 0, "the throwing default's error reaches the caller")
     #expect(forwardee.calls == ["validate bad"])

@@ -32,6 +32,10 @@ public final class LoaderDelegateProxy: DelegateProxy<any LoaderDelegate>, Typed
     public let loaderPriority = AsyncDelegateMethod<String, Int>("loaderPriority(_:)")
     /// `loaderValidate(_:)`.
     public let loaderValidate = ThrowingDelegateMethod<String, Bool, any Error>("loaderValidate(_:)")
+    /// The getter of `loaderName`.
+    public let loaderName = AsyncDelegateMethod<String>("loaderName")
+    /// The getter of `loaderToken`.
+    public let loaderToken = ThrowingDelegateMethod<Int, any Error>("loaderToken")
 
     /// Creates the table; a proxy reads its methods from its own static instance.
     public init() {}
@@ -54,6 +58,9 @@ public final class LoaderDelegateProxy: DelegateProxy<any LoaderDelegate>, Typed
     func loaderWillLoad(_ key: String) async {}
     func loader(_ key: String, sizeIn ledger: Ledger) async -> Int {
       LoaderDelegateProxyFallbacks.loaderSizeIn(key, sizeIn: ledger)
+    }
+    var loaderToken: Int {
+      get throws { LoaderDelegateProxyFallbacks.loaderToken() }
     }
   }
   private static let protocolDefaults = ProtocolDefaults()
@@ -92,6 +99,22 @@ extension LoaderDelegateProxy: LoaderDelegate {
   public func loaderValidate(_ key: String) throws -> Bool {
     try forward(Self.methods.loaderValidate, key, orElse: try Self.protocolDefaults.loaderValidate(key)) {
       try $0.loaderValidate($1)
+    }
+  }
+  /// Forwards `loaderName`; hooks on its getter go to `loaderName`. Without a forwardee, it reads the
+  /// protocol's default.
+  public var loaderName: String {
+    get async {
+      await forward(Self.methods.loaderName, orElseForwardingTo: Self.protocolDefaults) { (forwardee) in
+        await ConcurrentForwardeeCall(forwardee).run { await $0.loaderName }
+      }
+    }
+  }
+  /// Forwards `loaderToken`; hooks on its getter go to `loaderToken`. Without a forwardee, it reads
+  /// `LoaderDelegateProxyFallbacks.loaderToken()`.
+  public var loaderToken: Int {
+    get throws {
+      try forward(Self.methods.loaderToken, orElse: LoaderDelegateProxyFallbacks.loaderToken()) { try $0.loaderToken }
     }
   }
 }

@@ -10,4 +10,8 @@ enum LoaderDelegateProxyFallbacks {
   static func loaderSizeIn(_ key: String, sizeIn ledger: Ledger) -> Int {
     -1  // no size without a delegate
   }
+  /// What `loaderToken` answers without a forwardee.
+  static func loaderToken() -> Int {
+    0  // no token without a delegate
+  }
 }

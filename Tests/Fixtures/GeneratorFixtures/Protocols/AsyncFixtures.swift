@@ -16,6 +16,10 @@ public protocol LoaderDelegate: AnyObject {
   func loaderPriority(_ key: String) async -> Int
   /// Throws, with a throwing default implementation.
   func loaderValidate(_ key: String) throws -> Bool
+  /// A get-only property whose getter is plain `async`, with an `async` default.
+  var loaderName: String { get async }
+  /// A get-only property whose getter throws, without a default.
+  var loaderToken: Int { get throws }
 }
 
 extension LoaderDelegate {
@@ -28,6 +32,13 @@ extension LoaderDelegate {
   public func loaderPriority(_ key: String) async -> Int {
     await Task.yield()
     return key.count
+  }
+  /// "loader", after a suspension.
+  public var loaderName: String {
+    get async {
+      await Task.yield()
+      return "loader"
+    }
   }
   /// An empty key is refused with an error; any other is valid.
   public func loaderValidate(_ key: String) throws -> Bool {
