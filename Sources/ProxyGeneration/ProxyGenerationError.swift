@@ -75,9 +75,9 @@ extension ProxyGenerationError: CustomStringConvertible {
       let list = names.joined(separator: ", ")
       let noun = names.count == 1 ? "associated type" : "associated types"
       return
-        "\(name): has \(noun) \(list); `any \(name)` cannot name the types that use it, and a proxy generic "
-        + "over its forwardee cannot keep one method table per forwardee type, which typed hooks need, because "
-        + "Swift has no static stored properties in generic types"
+        "\(name): has \(noun) \(list); `any \(name)` cannot name the types that use it, and Swift has no "
+        + "static stored properties in generic types, so a proxy generic over its forwardee has no place to "
+        + "declare its method table once per forwardee type"
     case .staticRequirement(let name, let requirement):
       return
         "\(name): static requirement \(requirement) cannot be forwarded; a proxy forwards calls made on an instance"

@@ -18,8 +18,8 @@ import Testing
       name: "AssociatedTypeDelegate", error: .associatedTypes(protocol: "AssociatedTypeDelegate", names: ["Element"]),
       message:
         "AssociatedTypeDelegate: has associated type Element; `any AssociatedTypeDelegate` cannot name the types "
-        + "that use it, and a proxy generic over its forwardee cannot keep one method table per forwardee type, "
-        + "which typed hooks need, because Swift has no static stored properties in generic types"),
+        + "that use it, and Swift has no static stored properties in generic types, so a proxy generic over its "
+        + "forwardee has no place to declare its method table once per forwardee type"),
     Refusal(
       name: "StaticRequirementDelegate",
       error: .staticRequirement(
