@@ -1,4 +1,5 @@
 import DelegateProxyKitSupport
+
 /// The methods of a delegate protocol, declared once: a struct of typed method references.
 ///
 /// A proxy type declares its table as a nested `Methods` struct and one static instance (see
@@ -64,5 +65,43 @@ internal struct MethodCatalog: Sendable {
         collect(nested, into: &methods)
       }
     }
+  }
+}
+
+/// The one table of each generic proxy specialisation, built on first use.
+internal enum SharedMethodTables {
+  private static let tables = SanitizerVisibleMutex<[ObjectIdentifier: any DelegateMethodTable]>([:])
+
+  static func table<Table: DelegateMethodTable>(for type: AnyObject.Type, _ make: () -> Table) -> Table {
+    if let table = tables.withLock({ $0[ObjectIdentifier(type)] }) as? Table { return table }
+    // Built outside the lock: `make` runs the table's own initializers, which may read other tables.
+    let built = make()
+    return tables.withLock { tables in
+      if let existing = tables[ObjectIdentifier(type)] as? Table { return existing }
+      tables[ObjectIdentifier(type)] = built
+      return built
+    }
+  }
+}
+
+extension TypedDelegateProxy {
+  /// The table of this proxy type, built by `make` on first use and the same instance ever after.
+  ///
+  /// A generic proxy — one generic over the concrete type of its forwardee, as a proxy for a
+  /// protocol with associated types must be — cannot declare `static let methods = Methods()`:
+  /// Swift has no static stored properties in generic types. It declares the table as a computed
+  /// property that answers this instead:
+  ///
+  /// ```swift
+  /// public static var methods: Methods { sharedMethods { Methods() } }
+  /// ```
+  ///
+  /// Hooks find their method by identity, so every read of ``methods`` must answer the same
+  /// method instances; this keeps one table per specialisation (`FeedProxy<A>` and `FeedProxy<B>`
+  /// have one each, as they have one ``DelegateProxyBase/typeHooks`` registry each). Each call takes
+  /// a lock: a proxy copies the table into a stored property when it is created, so that its
+  /// forwarding path reads no lock.
+  public static func sharedMethods(_ make: () -> Methods) -> Methods {
+    SharedMethodTables.table(for: Self.self, make)
   }
 }
