@@ -24,10 +24,6 @@ package indirect enum ProxyGenerationError: Error, Equatable, Sendable {
   /// The protocol refines `Sendable`, which a proxy, holding a mutable reference to its
   /// forwardee, cannot be.
   case refinesSendable(protocol: String)
-  /// The protocol has associated types: `any Protocol` cannot state its methods' types, and a
-  /// proxy generic over its forwardee would need a method table per forwardee type, which Swift
-  /// cannot store statically in a generic type.
-  case associatedTypes(protocol: String, names: [String])
   /// A `static` (or `class`) requirement: a proxy forwards calls made on an instance.
   case staticRequirement(protocol: String, requirement: String)
   /// A requirement the generator cannot forward, and why (an `inout` parameter, a subscript, a
@@ -71,13 +67,6 @@ extension ProxyGenerationError: CustomStringConvertible {
       return "\(name): is not class-bound; a proxy holds its forwardee weakly, so the protocol must inherit AnyObject"
     case .refinesSendable(let name):
       return "\(name): refines Sendable; a proxy holds a mutable reference to its forwardee, so it cannot be Sendable"
-    case .associatedTypes(let name, let names):
-      let list = names.joined(separator: ", ")
-      let noun = names.count == 1 ? "associated type" : "associated types"
-      return
-        "\(name): has \(noun) \(list); `any \(name)` cannot name the types that use it, and Swift has no "
-        + "static stored properties in generic types, so a proxy generic over its forwardee has no place to "
-        + "declare its method table once per forwardee type"
     case .staticRequirement(let name, let requirement):
       return
         "\(name): static requirement \(requirement) cannot be forwarded; a proxy forwards calls made on an instance"

@@ -15,12 +15,6 @@ import Testing
 
   static let refusals = [
     Refusal(
-      name: "AssociatedTypeDelegate", error: .associatedTypes(protocol: "AssociatedTypeDelegate", names: ["Element"]),
-      message:
-        "AssociatedTypeDelegate: has associated type Element; `any AssociatedTypeDelegate` cannot name the types "
-        + "that use it, and Swift has no static stored properties in generic types, so a proxy generic over its "
-        + "forwardee has no place to declare its method table once per forwardee type"),
-    Refusal(
       name: "StaticRequirementDelegate",
       error: .staticRequirement(
         protocol: "StaticRequirementDelegate", requirement: "`static func makeDefault() -> Int`"),

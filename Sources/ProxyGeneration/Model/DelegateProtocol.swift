@@ -17,11 +17,14 @@ package struct DelegateProtocol: Sendable, Equatable {
   package var requirements: [Requirement]
   /// The USRs of the protocols it inherits, in the order its declaration lists them.
   package var parents: [String]
+  /// The protocol's own associated types, sorted: when there are any, the proxy is generic over
+  /// the concrete type of its forwardee and names each one through it (`Forwardee.Item`).
+  package var associatedTypes: [String]
 
   /// Creates a protocol description.
   package init(
     identifier: String, name: String, module: String, accessLevel: String, globalActor: GlobalActor?,
-    directives: Directives, requirements: [Requirement], parents: [String]
+    directives: Directives, requirements: [Requirement], parents: [String], associatedTypes: [String] = []
   ) {
     self.identifier = identifier
     self.name = name
@@ -31,9 +34,13 @@ package struct DelegateProtocol: Sendable, Equatable {
     self.directives = directives
     self.requirements = requirements
     self.parents = parents
+    self.associatedTypes = associatedTypes
   }
 
   /// The proxy's type name: `ListViewDelegateProxy`.
+  /// Whether the proxy is generic over its forwardee's type (the protocol has associated types).
+  package var isGeneric: Bool { !associatedTypes.isEmpty }
+
   package var proxyName: String { name.split(separator: ".").joined() + "Proxy" }
 
   /// The name of this protocol's table inside a refining protocol's table.

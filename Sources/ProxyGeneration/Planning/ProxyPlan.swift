@@ -59,6 +59,17 @@ package struct ProxyPlan: Sendable, Equatable {
   /// The name of the user's type that holds the answers without a forwardee.
   package var fallbacksTypeName: String { proxyName + "Fallbacks" }
   /// The name of the file that declares it.
+  /// That type as the proxy calls it: generic over the forwardee like the proxy when the protocol
+  /// has associated types, so that its declarations can name them.
+  package var fallbacksTypeReference: String {
+    fallbacksTypeName + (delegateProtocol.isGeneric ? "<Forwardee>" : "")
+  }
+  /// Where the proxy finds the defaults object: a static instance, or the proxy's own for a
+  /// generic proxy, which has no static stored properties.
+  package var protocolDefaultsReference: String {
+    delegateProtocol.isGeneric ? "protocolDefaults" : "Self.protocolDefaults"
+  }
+  /// The name of the file that declares it.
   package var fallbacksFileName: String { fallbacksTypeName + ".swift" }
   /// Whether some method answers with a default implementation.
   package var usesDefaults: Bool { forwards.contains { $0.fallback == .defaultImplementation } }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Lays out a proxy: which requirements it forwards, how its method table nests the tables of
 /// inherited protocols, what each method answers without a forwardee, and what the file imports.
 package struct ProxyPlanner: Sendable {
@@ -26,12 +28,23 @@ package struct ProxyPlanner: Sendable {
     var reasons: [ProxyGenerationError] = []
     if !reader.isClassBound(symbol) { reasons.append(.notClassBound(protocol: name)) }
     if reader.refinesSendable(symbol) { reasons.append(.refinesSendable(protocol: name)) }
-    let (delegateProtocol, readingReasons) = reader.readCollecting(symbol, asking: name)
+    var (delegateProtocol, readingReasons) = reader.readCollecting(symbol, asking: name)
     reasons += readingReasons
     var ancestors: [String: DelegateProtocol] = [:]
     let layout = self.layout(delegateProtocol, asking: name, ancestors: &ancestors, reasons: &reasons)
+    // The associated types of every protocol in the table, inherited ones included: the proxy names
+    // each one through its forwardee.
+    delegateProtocol.associatedTypes = Set(ancestors.values.flatMap(\.associatedTypes)).sorted()
+    var entries = layout.entries
+    if delegateProtocol.isGeneric {
+      // Only the top level can hold such requirements: a generic protocol's table is never embedded.
+      entries = entries.map { entry in
+        guard case .method(let name, let requirement) = entry else { return entry }
+        return .method(name: name, requirement: Self.namingForwardeeTypes(requirement))
+      }
+    }
     var forwards: [ProxyPlan.Forward] = []
-    collect(layout.entries, path: [], into: &forwards)
+    collect(entries, path: [], into: &forwards)
     for index in forwards.indices {
       let requirement = forwards[index].requirement
       let defaults = defaultImplementation(of: requirement, ancestors: Array(ancestors.values))
@@ -51,12 +64,37 @@ package struct ProxyPlanner: Sendable {
     }
     if let refusal = ProxyGenerationError.combining(reasons, protocol: name) { throw refusal }
     var plan = ProxyPlan(
-      delegateProtocol: delegateProtocol, entries: layout.entries, forwards: forwards, imports: [],
+      delegateProtocol: delegateProtocol, entries: entries, forwards: forwards, imports: [],
       fallbackImports: [], targetName: targetName)
     plan.imports = imports(of: plan)
     plan.fallbackImports = Self.modules(in: plan.userFallbacks.flatMap { Self.identifiers(in: $0.requirement) })
       .filter { $0 != index.module }.sorted()
     return plan
+  }
+
+  /// A requirement of a protocol with associated types, with `Self.Item` spelled
+  /// `Forwardee.Item`: in the proxy, `Self` is the proxy (where a class cannot name it in a
+  /// parameter) or its method table, and the associated type is the forwardee's.
+  static func namingForwardeeTypes(_ requirement: Requirement) -> Requirement {
+    func rewrite(_ type: TypeText) -> TypeText {
+      var type = type
+      for index in type.fragments.indices {
+        let spelling = type.fragments[index].spelling
+        type.fragments[index].spelling =
+          spelling == "Self"
+          ? "Forwardee"
+          : spelling.replacingOccurrences(
+            of: #"(?<![A-Za-z0-9_.])Self\."#, with: "Forwardee.", options: .regularExpression)
+      }
+      return type
+    }
+    var requirement = requirement
+    for index in requirement.parameters.indices {
+      requirement.parameters[index].type = rewrite(requirement.parameters[index].type)
+    }
+    requirement.result = rewrite(requirement.result)
+    if case .typed(let failure) = requirement.throwing { requirement.throwing = .typed(rewrite(failure)) }
+    return requirement
   }
 
   /// A requirement as refusals name it: its declaration in backticks, with the protocol that
@@ -91,7 +129,14 @@ package struct ProxyPlanner: Sendable {
       reasons += parentReasons
       let inherited = layout(parent, asking: asking, ancestors: &ancestors, reasons: &reasons)
       let overlaps = inherited.covered.contains { keys.contains(Self.key($0)) }
-      if !overlaps, let proxyType = proxyType(of: parent, entries: inherited.entries) {
+      // A generic proxy's table cannot be embedded under a name without its forwardee type: a
+      // protocol with associated types, or refining one, is flattened into the table instead.
+      let generic =
+        parent.isGeneric
+        || inherited.covered.contains { requirement in
+          ancestors.values.contains { $0.name == requirement.protocolName && $0.isGeneric }
+        }
+      if !overlaps, !generic, let proxyType = proxyType(of: parent, entries: inherited.entries) {
         entries.append(
           .table(
             name: parent.tableName, proxyType: proxyType, protocolName: parent.name, protocolModule: parent.module,

@@ -71,8 +71,7 @@ package struct ProtocolReader: Sendable {
     let members = index.relationships(to: symbol.identifier, kinds: ["requirementOf", "optionalRequirementOf"])
       .compactMap { index.symbol($0.source) }
       .sorted { Self.order($0) < Self.order($1) }
-    let associated = members.filter { $0.kind == "swift.associatedtype" }.map(\.title)
-    if !associated.isEmpty { reasons.append(.associatedTypes(protocol: asking, names: associated.sorted())) }
+    let associated = members.filter { $0.kind == "swift.associatedtype" }.map(\.title).sorted()
     let globalActor = Self.globalActor(in: symbol.declarationFragments)
     var requirements: [Requirement] = []
     for member in members {
@@ -117,7 +116,8 @@ package struct ProtocolReader: Sendable {
     }
     let delegateProtocol = DelegateProtocol(
       identifier: symbol.identifier, name: name, module: module, accessLevel: symbol.accessLevel,
-      globalActor: globalActor, directives: directives, requirements: requirements, parents: parents)
+      globalActor: globalActor, directives: directives, requirements: requirements, parents: parents,
+      associatedTypes: associated)
     return (delegateProtocol, reasons)
   }
 

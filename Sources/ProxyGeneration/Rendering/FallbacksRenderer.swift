@@ -33,7 +33,15 @@ package struct FallbacksRenderer: Sendable {
       ["The answers of `\(plan.proxyName)` without a forwardee, one per requirement it cannot answer otherwise."],
       indent: 0)
     if let actor = plan.delegateProtocol.globalActor { lines.append(actor.attribute) }
-    lines.append("enum \(plan.fallbacksTypeName) {")
+    let delegateProtocol = plan.delegateProtocol
+    if delegateProtocol.isGeneric {
+      lines.append("enum \(plan.fallbacksTypeName)<Forwardee: \(delegateProtocol.name)> {")
+      lines += delegateProtocol.associatedTypes.map {
+        "  typealias \($0.swiftIdentifier) = Forwardee.\($0.swiftIdentifier)"
+      }
+    } else {
+      lines.append("enum \(plan.fallbacksTypeName) {")
+    }
     for declaration in declarations() {
       lines += declaration
       lines.append("    <#what the host does without a delegate#>")

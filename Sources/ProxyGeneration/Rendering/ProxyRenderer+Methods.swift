@@ -155,7 +155,8 @@ extension ProxyRenderer {
     let requirement = forward.requirement
     let effects = (requirement.throwsErrors ? "try " : "") + (requirement.isAsync ? "await " : "")
     let names = requirement.parameters.map(\.name.swiftIdentifier)
-    var arguments = ["Self.methods." + forward.path.map(\.swiftIdentifier).joined(separator: ".")] + names
+    let table = delegateProtocol.isGeneric ? "table." : "Self.methods."
+    var arguments = [table + forward.path.map(\.swiftIdentifier).joined(separator: ".")] + names
     // An `inout` argument is passed on as its value; the forwardee's (or the default's) changes
     // are written back to the caller's variable when the call returns or throws, as Swift does
     // for a direct call.
@@ -172,12 +173,13 @@ extension ProxyRenderer {
       if requirement.isAsync && (forward.defaultIsAsync || forward.defaultThrows) {
         // An `async` method's `orElse` neither suspends nor throws: a default that does is reached
         // by calling the method on the defaults object, as on a forwardee.
-        arguments.append("orElseForwardingTo: Self.protocolDefaults")
+        arguments.append("orElseForwardingTo: " + plan.protocolDefaultsReference)
       } else if requirement.isProperty {
-        arguments.append("orElse: " + effects + "Self.protocolDefaults." + requirement.baseName.swiftIdentifier)
+        arguments.append(
+          "orElse: " + effects + plan.protocolDefaultsReference + "." + requirement.baseName.swiftIdentifier)
       } else {
         fallbackCall = (
-          "orElse: " + effects + "Self.protocolDefaults." + requirement.baseName.swiftIdentifier + "(",
+          "orElse: " + effects + plan.protocolDefaultsReference + "." + requirement.baseName.swiftIdentifier + "(",
           labeledArguments(requirement, values: fallbackValues)
         )
       }
@@ -185,7 +187,7 @@ extension ProxyRenderer {
       arguments.append("orElse: nil")
     case .user(let name):
       fallbackCall = (
-        "orElse: \(plan.fallbacksTypeName).\(name.swiftIdentifier)(",
+        "orElse: \(plan.fallbacksTypeReference).\(name.swiftIdentifier)(",
         labeledArguments(requirement, values: fallbackValues)
       )
     }
@@ -315,7 +317,9 @@ extension ProxyRenderer {
           + "protocol's default implementations: what the proxy answers without a forwardee."
       ], indent: 2)
     let conformances = actor == nil ? "\(name), Sendable" : name
-    var members: [String] = []
+    var members = delegateProtocol.associatedTypes.map {
+      "    typealias \($0.swiftIdentifier) = Forwardee.\($0.swiftIdentifier)"
+    }
     if actor != nil && readElsewhere { members.append("    nonisolated init() {}") }
     for stub in plan.forwards where !stub.hasInheritedDefault {
       let requirement = stub.requirement
@@ -329,7 +333,7 @@ extension ProxyRenderer {
         let arguments = labeledArguments(requirement, values: requirement.parameters.map(\.name.swiftIdentifier))
         members += signature(of: requirement, access: "", tail: " {", indent: 4)
         members += SourceLayout.bracketed(
-          head: "\(plan.fallbacksTypeName).\(fallback.swiftIdentifier)(", items: arguments, close: ")", tail: "",
+          head: "\(plan.fallbacksTypeReference).\(fallback.swiftIdentifier)(", items: arguments, close: ")", tail: "",
           indent: 6, closeOnLastItem: true)
         members.append("    }")
       default:
@@ -345,7 +349,11 @@ extension ProxyRenderer {
       lines.append("  }")
     }
     let attribute = actor.map { readElsewhere ? "" : $0.attribute + " " } ?? ""
-    lines.append("  \(attribute)private static let protocolDefaults = ProtocolDefaults()")
+    if delegateProtocol.isGeneric {
+      lines.append("  \(attribute)private let protocolDefaults = ProtocolDefaults()")
+    } else {
+      lines.append("  \(attribute)private static let protocolDefaults = ProtocolDefaults()")
+    }
     return lines
   }
 
@@ -355,7 +363,7 @@ extension ProxyRenderer {
     let requirement = getter.requirement
     let value =
       switch getter.fallback {
-      case .user(let name): "\(plan.fallbacksTypeName).\(name.swiftIdentifier)()"
+      case .user(let name): "\(plan.fallbacksTypeReference).\(name.swiftIdentifier)()"
       default: "nil"
       }
     var lines = propertyHead(of: requirement, access: "", indent: 4)

@@ -56,19 +56,39 @@ package struct ProxyRenderer: Sendable {
 
   private func classDeclaration() -> [String] {
     let name = delegateProtocol.name
+    // A protocol with associated types has no existential that states its methods' types: the
+    // proxy is generic over the forwardee's concrete type and names each associated type through it.
+    let generic = delegateProtocol.isGeneric
+    let forwardee = generic ? "Forwardee" : "any \(name)"
     var lines = SourceLayout.documentation(classDocumentation(), indent: 0)
     lines += SourceLayout.bracketed(
-      head: "\(access)final class \(proxyName): ", items: ["DelegateProxy<any \(name)>", "TypedDelegateProxy"],
-      close: "", tail: " {", indent: 0)
+      head: "\(access)final class \(proxyName)\(generic ? "<Forwardee: \(name)>" : ""): ",
+      items: ["DelegateProxy<\(forwardee)>", "TypedDelegateProxy"], close: "", tail: " {", indent: 0)
+    for associatedType in delegateProtocol.associatedTypes {
+      lines.append("  /// The forwardee's `\(associatedType)`.")
+      lines.append(
+        "  \(access)typealias \(associatedType.swiftIdentifier) = Forwardee.\(associatedType.swiftIdentifier)")
+      lines.append("")
+    }
     lines += methodTable()
     lines.append("")
-    lines.append("  /// The methods of \(link(name, module: delegateProtocol.module)), declared once.")
-    lines.append("  \(access)static let methods = Methods()")
+    if generic {
+      // Swift has no static stored properties in generic types: one table per specialisation is
+      // kept by the core, and each proxy copies it so that forwarding reads no lock.
+      lines.append("  /// The methods of \(link(name, module: delegateProtocol.module)), one table per forwardee type.")
+      lines.append("  \(access)static var methods: Methods { sharedMethods { Methods() } }")
+      lines.append("")
+      lines.append("  /// The shared table, read by the forwarding path without a lock.")
+      lines.append("  private let table = \(proxyName)<Forwardee>.methods")
+    } else {
+      lines.append("  /// The methods of \(link(name, module: delegateProtocol.module)), declared once.")
+      lines.append("  \(access)static let methods = Methods()")
+    }
     lines.append("")
-    lines.append("  @exclusivity(unchecked) private weak var target: (any \(name))?")
+    lines.append("  @exclusivity(unchecked) private weak var target: \(generic ? "Forwardee" : "(any \(name))")?")
     lines.append("")
     lines.append("  /// The weak storage of the forwardee.")
-    lines.append("  \(access)override var weakForwardee: (any \(name))? {")
+    lines.append("  \(access)override var weakForwardee: \(generic ? "Forwardee" : "(any \(name))")? {")
     lines.append("    get { target }")
     lines.append("    set { target = newValue }")
     lines.append("  }")
@@ -154,7 +174,10 @@ package struct ProxyRenderer: Sendable {
       }
     }
     lines.append("")
-    lines.append("    /// Creates the table; a proxy reads its methods from its own static instance.")
+    lines.append(
+      delegateProtocol.isGeneric
+        ? "    /// Creates the table; a proxy reads its methods from the one instance of its forwardee type."
+        : "    /// Creates the table; a proxy reads its methods from its own static instance.")
     lines.append("    \(access)init() {}")
     lines.append("  }")
     return lines

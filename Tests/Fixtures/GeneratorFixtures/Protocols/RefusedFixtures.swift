@@ -1,14 +1,6 @@
 // Protocols the generator refuses, one per reason. None is marked for generation; the refusal
 // tests name each one and check the message and that nothing was written.
 
-/// Has an associated type.
-protocol AssociatedTypeDelegate: AnyObject {
-  /// The element.
-  associatedtype Element
-  /// Uses it.
-  func didReceive(_ element: Element)
-}
-
 /// Has a static requirement.
 protocol StaticRequirementDelegate: AnyObject {
   /// Static.
