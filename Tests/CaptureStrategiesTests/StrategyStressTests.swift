@@ -14,7 +14,7 @@ import Testing
   static let churnOperations = 2_000
 
   @Test(arguments: CaptureStrategyKind.allCases)
-  func captureChurnsOnFourThreadsWhileFourThreadsSend(kind: CaptureStrategyKind) throws {
+  func captureChurnsOnFourThreadsWhileFourThreadsSend(kind: CaptureStrategyKind) async throws {
     let originals = (0..<Self.forwardingThreads).map { _ in AtomicCounter() }
     let sticky = (0..<Self.forwardingThreads).map { _ in AtomicCounter() }
     let churnSends = (0..<Self.forwardingThreads).map { _ in AtomicCounter() }
@@ -84,7 +84,7 @@ import Testing
         }
       }
     }
-    runOnThreads(bodies)
+    await runOnThreads(bodies)
 
     #expect(wrongResults.value == 0)
     #expect(failedSends.value == 0)

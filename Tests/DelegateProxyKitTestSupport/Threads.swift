@@ -44,6 +44,34 @@ package func runOnThreads(_ bodies: [@Sendable () -> Void]) async {
   }
 }
 
+/// Runs `body` on a POSIX thread of its own and resumes with what it returned or threw.
+///
+/// For blocking work in an `async` test, such as waiting for a child process or reading a pipe to
+/// its end: the waiting happens on that thread, so no thread of the cooperative pool (two on CI)
+/// blocks meanwhile, and the tasks of other tests, an uploader's caller among them, keep running.
+/// `body` runs outside the test's task, where an issue it recorded would not be the test's:
+/// return what to check and check it after the call.
+///
+/// ```swift
+/// let status = await onDedicatedThread { runChildAndWait() }
+/// #expect(status == 0)
+/// ```
+///
+/// - Parameter body: The blocking work.
+/// - Returns: What `body` returned.
+/// - Throws: What `body` threw.
+package func onDedicatedThread<Value: Sendable, Failure: Error>(
+  _ body: @escaping @Sendable () throws(Failure) -> Value
+) async throws(Failure) -> Value {
+  let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, Failure>, Never>) in
+    let thread = startThread {
+      continuation.resume(returning: Result { () throws(Failure) -> Value in try body() })
+    }
+    pthread_detach(thread)
+  }
+  return try outcome.get()
+}
+
 /// A thread-safe counter that can be read without a lock.
 package final class AtomicCounter: Sendable {
   private let storage = Atomic<Int>(0)

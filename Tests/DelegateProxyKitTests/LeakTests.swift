@@ -7,7 +7,11 @@ final class LeakPayload: Sendable {}
 
 /// Install / use / remove cycles on the typed proxy leave nothing alive: not the host, its
 /// delegate, the proxies, their registries, nor what hooks captured.
-@Suite struct CoreLeakTests {
+///
+/// Serialized: each cycle installs a type-wide hook on `LeakProbeProxy`, which the other argument's
+/// cycles running at the same time would call, holding that cycle's payload while the cycle
+/// checks that it is gone.
+@Suite(.serialized) struct CoreLeakTests {
   static let cycles = 50
 
   @Test(arguments: [false, true])

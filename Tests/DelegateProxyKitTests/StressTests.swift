@@ -119,13 +119,13 @@ final class OnceProbe: Sendable {
 /// Type-wide hooks are process-wide, so the stress test owns `StressProbeProxy` alone.
 @Suite struct StressTests {
   @Test(arguments: StressSubject.allCases)
-  func typedHooksChurnOnFourThreadsWhileFourThreadsForward(_ subject: StressSubject) throws {
+  func typedHooksChurnOnFourThreadsWhileFourThreadsForward(_ subject: StressSubject) async throws {
     switch subject {
-    case .typedProxy: try stressTypedProxy(StressFigures())
+    case .typedProxy: try await stressTypedProxy(StressFigures())
     }
   }
 
-  private func stressTypedProxy(_ figures: StressFigures) throws {
+  private func stressTypedProxy(_ figures: StressFigures) async throws {
     let typeHooks = StressProbeProxy.typeHooks
     try #require(typeHooks.isEmpty, "another test left type-wide hooks on StressProbeProxy")
 
@@ -185,7 +185,7 @@ final class OnceProbe: Sendable {
           forwardingThreads: figures.forwardingThreads, published: published, ledger: ledger)
       }
     }
-    runOnThreads(bodies)
+    await runOnThreads(bodies)
 
     // Every call reached the delegate exactly once, with its result unchanged.
     for (thread, delegate) in delegates.enumerated() {

@@ -168,7 +168,7 @@ extension OnceProbeProxy: ProbeDelegate {
   static let callsPerThread = 500
   static let rounds = 20
 
-  @Test func runOnceHooksRunExactlyOnceUnderConcurrentCallsOnOneProxy() throws {
+  @Test func runOnceHooksRunExactlyOnceUnderConcurrentCallsOnOneProxy() async throws {
     for round in 0..<Self.rounds {
       let delegate = CountingProbe()
       let proxy = ProbeDelegateProxy(forwardee: delegate)
@@ -185,7 +185,7 @@ extension OnceProbeProxy: ProbeDelegate {
       ]
       // Several threads call into one proxy at once: the test shares it on purpose.
       let shared = SharedProxy(proxy)
-      runOnThreads(
+      await runOnThreads(
         (0..<Self.threads).map { _ in
           { for call in 0..<Self.callsPerThread { shared.proxy.one(call) } }
         })
@@ -198,12 +198,12 @@ extension OnceProbeProxy: ProbeDelegate {
     }
   }
 
-  @Test func aTypeWideRunOnceHookRunsOnceAcrossProxiesOnSeveralThreads() throws {
+  @Test func aTypeWideRunOnceHookRunsOnceAcrossProxiesOnSeveralThreads() async throws {
     for round in 0..<Self.rounds {
       let runs = AtomicCounter()
       let token = try OnceProbeProxy.hookAfter(\.one, once: true) { _ in runs.increment() }
       let delegate = CountingProbe()
-      runOnThreads(
+      await runOnThreads(
         (0..<Self.threads).map { _ in
           {
             let proxy = OnceProbeProxy(forwardee: delegate)

@@ -7,8 +7,8 @@ import Testing
 /// graph lists its symbols and relationships in, so generated files can be checked in and diffed.
 @Suite struct DeterminismTests {
   @Test("two runs on the same graph give identical files")
-  func sameInputSameBytes() throws {
-    let index = try FixtureGraphs.fixtures.get()
+  func sameInputSameBytes() async throws {
+    let index = try await FixtureGraphs.fixtures()
     let first = try ProxyGenerator(index: index, targetName: "GeneratorFixtures").generate(protocols: [])
     let second = try ProxyGenerator(index: index, targetName: "GeneratorFixtures").generate(protocols: [])
     #expect(first == second)
@@ -16,10 +16,10 @@ import Testing
   }
 
   @Test("the order of symbols and relationships in the graph does not change the output", arguments: [1, 2, 3])
-  func shuffledGraph(seed: UInt64) throws {
-    let index = try FixtureGraphs.fixtures.get()
+  func shuffledGraph(seed: UInt64) async throws {
+    let index = try await FixtureGraphs.fixtures()
     let expected = try ProxyGenerator(index: index, targetName: "GeneratorFixtures").generate(protocols: [])
-    var graph = try Self.graph(of: "GeneratorFixtures")
+    var graph = try await Self.graph(of: "GeneratorFixtures")
     var generator = SplitMix64(seed: seed)
     graph.symbols.shuffle(using: &generator)
     graph.relationships.shuffle(using: &generator)
@@ -29,8 +29,8 @@ import Testing
   }
 
   @Test("writing unchanged files leaves them untouched")
-  func unchangedFilesAreNotRewritten() throws {
-    let index = try FixtureGraphs.fixtures.get()
+  func unchangedFilesAreNotRewritten() async throws {
+    let index = try await FixtureGraphs.fixtures()
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("determinism-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     let generator = ProxyGenerator(index: index, targetName: "GeneratorFixtures")
@@ -42,8 +42,8 @@ import Testing
   }
 
   /// The fixtures' graph as decoded from the JSON, before indexing.
-  static func graph(of module: String) throws -> SymbolGraph {
-    let index = try FixtureGraphs.fixtures.get()
+  static func graph(of module: String) async throws -> SymbolGraph {
+    let index = try await FixtureGraphs.fixtures()
     return SymbolGraph(
       module: .init(name: module), symbols: index.primarySymbols,
       relationships: index.primarySymbols.flatMap { symbol in

@@ -26,8 +26,8 @@ import Testing
   }
 
   @Test("the user's fallbacks file is created once, kept after, and what it lacks is reported")
-  func fallbacksFile() throws {
-    let index = try FixtureGraphs.fixtures.get()
+  func fallbacksFile() async throws {
+    let index = try await FixtureGraphs.fixtures()
     let directory = Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let generator = ProxyGenerator(index: index, targetName: "GeneratorFixtures")

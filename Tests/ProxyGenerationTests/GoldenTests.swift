@@ -17,8 +17,8 @@ import Testing
   ]
 
   @Test("each fixture's proxy equals its checked-in file", arguments: fixtureProxies)
-  func fixture(_ name: String) throws {
-    let index = try FixtureGraphs.fixtures.get()
+  func fixture(_ name: String) async throws {
+    let index = try await FixtureGraphs.fixtures()
     let files = try ProxyGenerator(index: index, targetName: "GeneratorFixtures").generate(protocols: [name])
     let proxy = try #require(files.first)
     #expect(proxy.name == name + "Proxy.swift")
@@ -30,8 +30,8 @@ import Testing
   }
 
   @Test("each HeadlessUI proxy equals its checked-in file", arguments: headlessUIProxies)
-  func headlessUI(_ name: String) throws {
-    let index = try FixtureGraphs.headlessUI.get()
+  func headlessUI(_ name: String) async throws {
+    let index = try await FixtureGraphs.headlessUI()
     let files = try ProxyGenerator(index: index, targetName: "HeadlessUI").generate(protocols: [name])
     let proxy = try #require(files.first)
     let checkedIn = FixtureGraphs.contents(of: FixtureGraphs.headlessUIProxies.appendingPathComponent(proxy.name))
@@ -55,8 +55,8 @@ import Testing
   }
 
   @Test("the marked protocols are exactly the fixtures with a generated proxy")
-  func markedProtocols() throws {
-    let index = try FixtureGraphs.fixtures.get()
+  func markedProtocols() async throws {
+    let index = try await FixtureGraphs.fixtures()
     let files = try ProxyGenerator(index: index, targetName: "GeneratorFixtures").generate(protocols: [])
     let proxies = files.filter(\.replacesExisting).map(\.name)
     #expect(proxies == Self.fixtureProxies.sorted().map { $0 + "Proxy.swift" })
@@ -65,8 +65,8 @@ import Testing
   }
 
   @Test("the fallbacks file is written with a placeholder per answer the proxy needs")
-  func fallbacksFile() throws {
-    let index = try FixtureGraphs.fixtures.get()
+  func fallbacksFile() async throws {
+    let index = try await FixtureGraphs.fixtures()
     let files = try ProxyGenerator(index: index, targetName: "GeneratorFixtures").generate(protocols: [
       "KitchenSinkDelegate"
     ])
@@ -80,8 +80,8 @@ import Testing
   }
 
   @Test("HeadlessUI's proxies are all generated, and the table names its callers use are kept")
-  func headlessUINames() throws {
-    let index = try FixtureGraphs.headlessUI.get()
+  func headlessUINames() async throws {
+    let index = try await FixtureGraphs.headlessUI()
     let plans = try ProxyGenerator(index: index, targetName: "HeadlessUI").plans(protocols: [])
     #expect(plans.map(\.delegateProtocol.name) == Self.headlessUIProxies)
     let list = try #require(plans.first { $0.delegateProtocol.name == "ListViewDelegate" })

@@ -120,8 +120,8 @@ import Testing
   ]
 
   @Test("the refusal names the protocol and the reason on one line, and nothing is written", arguments: refusals)
-  func refusal(_ refusal: Refusal) throws {
-    let index = try FixtureGraphs.fixtures.get()
+  func refusal(_ refusal: Refusal) async throws {
+    let index = try await FixtureGraphs.fixtures()
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("refusal-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     let generator = ProxyGenerator(index: index, targetName: "GeneratorFixtures")
@@ -161,8 +161,8 @@ import Testing
   }
 
   @Test("a module with no marked protocol is refused when no protocol is named")
-  func nothingMarked() throws {
-    let index = try FixtureGraphs.fixtures.get()
+  func nothingMarked() async throws {
+    let index = try await FixtureGraphs.fixtures()
     let unmarked = SymbolIndex(
       module: "Empty", graphs: [SymbolGraph(module: .init(name: "Empty"), symbols: [], relationships: [])])
     #expect(throws: ProxyGenerationError.noProtocolsMarked(module: "Empty")) {

@@ -1,3 +1,4 @@
+import DelegateProxyKitTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -27,10 +28,19 @@ import Testing
     return dlsym(handle, "__tsan_init") != nil || dlsym(handle, "__asan_init") != nil
   }()
 
-  private func runChild(directory: String, sends: Int) throws -> [String: Any] {
+  private func runChild(directory: String, sends: Int) async throws -> [String: Any] {
     let helper = try #require(
       JSONLinesKillTests.helperURL(),
       "JSONLinesKillHelper was not found next to the test binary; `swift build` builds it")
+    // The child runs for seconds: it is waited for on a thread of its own, not a pool thread.
+    let (status, output) = try await onDedicatedThread { try Self.runAndWait(helper: helper, directory, sends) }
+    #expect(status == 0, "the helper failed: \(String(decoding: output, as: UTF8.self))")
+    let lastLine = try #require(output.split(separator: 0x0A).last)
+    return try #require(try JSONSerialization.jsonObject(with: lastLine) as? [String: Any])
+  }
+
+  /// Runs the helper to its end; returns its exit status and what it printed. Blocks.
+  private static func runAndWait(helper: URL, _ directory: String, _ sends: Int) throws -> (Int32, Data) {
     let process = Process()
     process.executableURL = helper
     process.arguments = ["--failing-disk", directory, String(sends)]
@@ -44,16 +54,14 @@ import Testing
     defer { watchdog.cancel() }
     let output = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "the helper failed: \(String(decoding: output, as: UTF8.self))")
-    let lastLine = try #require(output.split(separator: 0x0A).last)
-    return try #require(try JSONSerialization.jsonObject(with: lastLine) as? [String: Any])
+    return (process.terminationStatus, output)
   }
 
-  @Test func aFailingDiskKeepsMemoryUnderTheCapCountsDropsAndLosesNothingAcknowledged() throws {
+  @Test func aFailingDiskKeepsMemoryUnderTheCapCountsDropsAndLosesNothingAcknowledged() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let sends = Self.underSanitizer ? 50_000 : 1_000_000
-    let figures = try runChild(directory: directory.path + "/store", sends: sends)
+    let figures = try await runChild(directory: directory.path + "/store", sends: sends)
     func int(_ key: String) -> Int { (figures[key] as? NSNumber)?.intValue ?? -1 }
     #expect(figures["error"] == nil, "\(figures)")
 

@@ -1,3 +1,4 @@
+import DelegateProxyKitTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -54,10 +55,13 @@ private final class BundleMarker {}
     var lastAcknowledgedID: String?
     var ackLines = 0
     var killed = false
+    var terminationReason: Process.TerminationReason?
   }
 
   /// Starts the helper, kills it after `ackTarget` acknowledged flushes, and returns what it acknowledged.
-  func runAndKill(helper: URL, directory: String, tag: String, seed: UInt64, ackTarget: Int) throws -> Run {
+  ///
+  /// Blocks until the child is gone: call it through `onDedicatedThread`, never on a pool thread.
+  static func runAndKill(helper: URL, directory: String, tag: String, seed: UInt64, ackTarget: Int) throws -> Run {
     let process = Process()
     process.executableURL = helper
     process.arguments = [directory, tag, String(seed)]
@@ -95,11 +99,11 @@ private final class BundleMarker {}
       }
     }
     process.waitUntilExit()
-    #expect(process.terminationReason == .uncaughtSignal, "the helper must die by SIGKILL, not exit")
+    run.terminationReason = process.terminationReason
     return run
   }
 
-  @Test func aKilledWriterLosesNoAcknowledgedEvent() throws {
+  @Test func aKilledWriterLosesNoAcknowledgedEvent() async throws {
     let helper = try #require(
       JSONLinesKillTests.helperURL(),
       "JSONLinesKillHelper was not found next to the test binary; `swift build` builds it")
@@ -112,9 +116,13 @@ private final class BundleMarker {}
     for runIndex in 0..<runs {
       let tag = "r\(runIndex)"
       let seed = UInt64.random(in: 1...UInt64.max)
-      let run = try runAndKill(
-        helper: helper, directory: directory.path, tag: tag, seed: seed, ackTarget: Int.random(in: 2...60))
+      let ackTarget = Int.random(in: 2...60)
+      let path = directory.path
+      let run = try await onDedicatedThread {
+        try Self.runAndKill(helper: helper, directory: path, tag: tag, seed: seed, ackTarget: ackTarget)
+      }
       let context = Comment(rawValue: "run \(tag), seed \(seed)")
+      #expect(run.terminationReason == .uncaughtSignal, "the helper must die by SIGKILL, not exit; \(context)")
 
       let store = try JSONLinesStore(configuration: configuration)
       defer { try? store.close() }

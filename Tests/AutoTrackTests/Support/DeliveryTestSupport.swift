@@ -2,6 +2,7 @@ import DelegateProxyKit
 import DelegateProxyKitSupport
 import Foundation
 import Synchronization
+import Testing
 
 @testable import AutoTrack
 
@@ -89,5 +90,55 @@ final class ReportLog: Sendable {
       if case .retryScheduled(_, _, let delay, _) = report { return delay }
       return nil
     }
+  }
+
+  /// The failure of each scheduled retry, in order.
+  var retryFailures: [DeliveryFailure] {
+    all.compactMap { report in
+      if case .retryScheduled(_, _, _, let failure) = report { return failure }
+      return nil
+    }
+  }
+}
+
+/// Whether `task` finishes within `bound`; never waits longer, even if the task never ends (a
+/// lost wake-up or a deadlock), so such a test fails instead of hanging.
+func finishes(_ task: Task<Void, Never>, within bound: Duration) async -> Bool {
+  let once = OnceFlag()
+  return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+    Task {
+      await task.value
+      if once.claim() { continuation.resume(returning: true) }
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + bound.seconds) {
+      if once.claim() { continuation.resume(returning: false) }
+    }
+  }
+}
+
+/// True for the first caller of ``claim()`` only.
+final class OnceFlag: Sendable {
+  private let claimed = SanitizerVisibleMutex(false)
+
+  func claim() -> Bool {
+    claimed.withLock { claimed in
+      defer { claimed = true }
+      return !claimed
+    }
+  }
+}
+
+/// Waits, checking every 5 ms, for a condition that other tasks or threads make true.
+///
+/// Gives up after `giveUpAfter`, so a test whose condition never comes fails instead of hanging.
+/// The default is far above what a loaded machine needs: a full run under the thread sanitizer
+/// with both cores busy has kept a test task waiting 90 s for a cooperative thread.
+func waitUntil(
+  _ what: String, giveUpAfter: Duration = .seconds(300), _ condition: () -> Bool
+) async throws {
+  let giveUp = ContinuousClock.now + giveUpAfter
+  while !condition() {
+    try #require(ContinuousClock.now < giveUp, "\(what): not within \(giveUpAfter)")
+    try await Task.sleep(for: .milliseconds(5))
   }
 }

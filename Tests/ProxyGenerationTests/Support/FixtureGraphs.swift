@@ -1,3 +1,4 @@
+import DelegateProxyKitTestSupport
 import Foundation
 import ProxyGeneration
 
@@ -21,14 +22,27 @@ enum FixtureGraphs {
   /// The folder of HeadlessUI's generated proxies.
   static let headlessUIProxies = packageDirectory.appendingPathComponent("Sources/HeadlessUI/Proxies")
 
-  /// The fixtures module's graph.
-  static let fixtures: Result<SymbolIndex, ExtractionFailure> = Result { () throws(ExtractionFailure) in
-    try index(of: "GeneratorFixtures")
+  /// The fixtures module's graph, extracted once per test run.
+  ///
+  /// Extraction runs a child process for seconds; it waits on a thread of its own, and the tests
+  /// that need a graph await it, so no thread of the cooperative pool blocks meanwhile (a `static
+  /// let` of the graph itself would hold every test that reads it on a pool thread until it is ready).
+  static func fixtures() async throws(ExtractionFailure) -> SymbolIndex {
+    try await fixturesExtraction.value.get()
   }
 
-  /// HeadlessUI's graph.
-  static let headlessUI: Result<SymbolIndex, ExtractionFailure> = Result { () throws(ExtractionFailure) in
-    try index(of: "HeadlessUI")
+  /// HeadlessUI's graph, extracted once per test run.
+  static func headlessUI() async throws(ExtractionFailure) -> SymbolIndex {
+    try await headlessUIExtraction.value.get()
+  }
+
+  private static let fixturesExtraction = extraction(of: "GeneratorFixtures")
+  private static let headlessUIExtraction = extraction(of: "HeadlessUI")
+
+  private static func extraction(of module: String) -> Task<Result<SymbolIndex, ExtractionFailure>, Never> {
+    Task {
+      await onDedicatedThread { Result { () throws(ExtractionFailure) in try index(of: module) } }
+    }
   }
 
   /// The folder the test binary runs from (`.build/<triple>/debug`), which holds `Modules/`.
