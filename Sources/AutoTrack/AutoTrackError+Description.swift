@@ -53,6 +53,8 @@ extension DeliveryFailure: CustomStringConvertible {
   public var description: String {
     switch self {
     case .httpStatus(let code): "HTTP status \(code)"
+    case .redirected(let status, let location):
+      "redirected with HTTP status \(status) to \(location ?? "no Location"), not followed"
     case .transport(let reason): "the request did not complete: \(reason)"
     case .eventTooLarge(let bytes, let limit): "an event needs \(bytes) bytes, over the batch limit of \(limit)"
     case .encoding(let reason): "the events cannot be encoded: \(reason)"

@@ -67,6 +67,9 @@ extension LoopbackCollector {
       if let retryAfter { head += "Retry-After: \(retryAfter)\r\n" }
       head += "\r\n"
       _ = sendAll(connection, Array(head.utf8))
+    case .redirect(let code, let location):
+      let head = LoopbackCollector.head(status: code, contentLength: 0) + "Location: \(location)\r\n\r\n"
+      _ = sendAll(connection, Array(head.utf8))
     case .trickle(let interval, let code):
       let body = "{\"status\":\"slow\"}"
       let bytes = Array((LoopbackCollector.head(status: code, contentLength: body.utf8.count) + "\r\n" + body).utf8)
@@ -228,6 +231,11 @@ extension LoopbackCollector {
     switch code {
     case 200: "OK"
     case 202: "Accepted"
+    case 301: "Moved Permanently"
+    case 302: "Found"
+    case 303: "See Other"
+    case 307: "Temporary Redirect"
+    case 308: "Permanent Redirect"
     case 400: "Bad Request"
     case 408: "Request Timeout"
     case 413: "Payload Too Large"

@@ -40,6 +40,10 @@ public final class LoopbackCollector: Sendable {
   public enum Response: Sendable, Hashable {
     /// Answer with this status and an empty body, adding a `Retry-After` header when given.
     case status(Int, retryAfter: String? = nil)
+    /// Answer with this redirect status (such as 301, 302, 303, 307 or 308), a `Location` header
+    /// and an empty body. A client that follows it sends its next request to `location`, which the
+    /// collector answers like any other (so a URL of the collector itself records where it went).
+    case redirect(status: Int, location: String)
     /// Read the request and never answer; the connection stays open until the client closes it
     /// or ``LoopbackCollector/stop()``.
     case hang
@@ -105,9 +109,11 @@ public final class LoopbackCollector: Sendable {
 
   /// Starts a collector on 127.0.0.1 with a free port.
   ///
-  /// - Parameter readTimeout: The read timeout per connection; 2 seconds by default.
+  /// - Parameter readTimeout: The read timeout per connection; 30 seconds by default, long enough
+  ///   for a client on a loaded machine (a sanitizer build with every core busy has taken seconds to
+  ///   send a small request), since a connection given up on is a request the collector never saw.
   /// - Throws: ``LoopbackCollectorError/socketFailed(operation:errno:)`` when the socket cannot be set up.
-  public init(readTimeout: Duration = .seconds(2)) throws(LoopbackCollectorError) {
+  public init(readTimeout: Duration = .seconds(30)) throws(LoopbackCollectorError) {
     self.readTimeout = readTimeout
     #if canImport(Darwin)
       // Darwin's <sys/socket.h> has no SOCK_CLOEXEC: close-on-exec is set with fcntl instead.

@@ -31,6 +31,18 @@ public enum DeliveryFailure: Sendable, Hashable {
   ///
   /// - Parameter code: The status code.
   case httpStatus(code: Int)
+  /// The collector answered the POST with a redirect (a 3xx status) instead of taking the events.
+  ///
+  /// A redirect is never a delivery: the batch counts as delivered only on a 2xx answer to the
+  /// POST itself. ``HTTPBatchUploader`` does not follow redirects (following one as a GET, as
+  /// `URLSession` does for 301, 302 and 303, drops the body; following one as a POST sends the
+  /// events and their headers, an API key among them, wherever the answer points). It reports
+  /// this failure as a retry, so the events stay queued while the configured endpoint is wrong.
+  ///
+  /// - Parameters:
+  ///   - status: The status code, such as 301 or 307.
+  ///   - location: The `Location` header of the answer, when it had one.
+  case redirected(status: Int, location: String?)
   /// The request did not complete: connection refused or dropped, DNS, a malformed response.
   ///
   /// - Parameter reason: What the networking layer reported.

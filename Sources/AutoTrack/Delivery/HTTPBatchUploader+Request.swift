@@ -25,12 +25,15 @@ extension HTTPBatchUploader {
     request.httpBody = body
 
     let exchange = UploadExchange(
-      maximumBodyBytes: configuration.maximumResponseBodyBytes, controlQueue: controlQueue)
-    let task = session.dataTask(with: request)
-    sessionDelegate.register(exchange, for: task)
-    exchange.attach(task)
+      maximumBodyBytes: configuration.maximumResponseBodyBytes, sessionQueue: sessionQueue,
+      deadlineQueue: deadlineQueue)
     counters.withLock { $0.requestCount += 1 }
-    let completion = await exchange.run(deadline: configuration.timeout, startedAt: startedAt)
+    let completion = await exchange.run(deadline: configuration.timeout, startedAt: startedAt) {
+      [session, sessionDelegate, request] exchange in
+      let task = session.dataTask(with: request)
+      sessionDelegate.register(exchange, for: task)
+      return task
+    }
     let bodyBytes = exchange.bodyBytesRead
     counters.withLock { counters in
       counters.responseBodyBytesRead += bodyBytes
@@ -48,8 +51,8 @@ extension HTTPBatchUploader {
     switch completion {
     case .failed(let failure):
       return .retry(failure: failure, retryAfter: nil)
-    case .response(let status, let retryAfter):
-      return HTTPBatchUploader.outcome(status: status, retryAfter: retryAfter, now: wallClock())
+    case .response(let status, let retryAfter, let location):
+      return HTTPBatchUploader.outcome(status: status, retryAfter: retryAfter, location: location, now: wallClock())
     }
   }
 }

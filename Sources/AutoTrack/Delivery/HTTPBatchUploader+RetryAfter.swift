@@ -1,11 +1,13 @@
 import Foundation
 
 extension HTTPBatchUploader {
-  /// Maps an HTTP status and `Retry-After` header to an outcome.
-  static func outcome(status: Int, retryAfter: String?, now: Date) -> DeliveryOutcome {
+  /// Maps an HTTP status and its `Retry-After` and `Location` headers to an outcome.
+  static func outcome(status: Int, retryAfter: String?, location: String?, now: Date) -> DeliveryOutcome {
     switch status {
     case 200..<300:
       return .accepted
+    case 300..<400:
+      return .retry(failure: .redirected(status: status, location: location), retryAfter: nil)
     case 429, 503:
       return .retry(
         failure: .httpStatus(code: status), retryAfter: retryAfter.flatMap { parseRetryAfter($0, now: now) })

@@ -14,12 +14,18 @@ import Foundation
 /// {"batch":[{"id":"…","name":"element_click",…},…],"sent_at":1700000000123}
 /// ```
 ///
-/// with the events encoded as by ``TrackedEvent/jsonEncoder()`` and `sent_at` in
-/// milliseconds since 1970 (UTC). How responses map to outcomes:
+/// and `sent_at` in milliseconds since 1970 (UTC). Each event is written as a ``JSONLinesStore``
+/// line is: keys sorted by their UTF-8 bytes, strings escaped as `JSONEncoder` escapes them (`/`
+/// left alone), integers as plain digits, and every `Double` in Swift's shortest round-trip form,
+/// which always has a fraction or an exponent (`3.0`, `0.25`, `1e-07`). That keeps each number's
+/// kind: a collector reads `"count":3` as an integer and `"ratio":3.0` as a floating-point number.
+/// ``TrackedEvent/jsonEncoder()`` gives the same bytes except for whole-number doubles, which
+/// `JSONEncoder` writes without a fraction (`3`). How responses map to outcomes:
 ///
 /// | Response | Outcome |
 /// | --- | --- |
 /// | 2xx | ``DeliveryOutcome/accepted`` |
+/// | 3xx (redirects are never followed) | ``DeliveryOutcome/retry(failure:retryAfter:)`` with ``DeliveryFailure/redirected(status:location:)`` |
 /// | 413 Payload Too Large | the batch is split in half and each half sent again; a single event gets ``DeliveryOutcome/rejected(failure:)`` |
 /// | 429, 503 | ``DeliveryOutcome/retry(failure:retryAfter:)`` with the `Retry-After` header (seconds or HTTP date) |
 /// | 408, other 5xx, network errors | ``DeliveryOutcome/retry(failure:retryAfter:)`` with no delay hint |
@@ -33,7 +39,16 @@ import Foundation
 /// - **Deadline.** Each request ends within ``Configuration/timeout`` of its start, however
 ///   slowly the server answers: a server that trickles a byte a second, or accepts and never
 ///   answers, ends in ``DeliveryFailure/deadlineExceeded(deadline:)`` (retried). A response head
-///   that arrived in time still decides the outcome when only the body is late.
+///   that arrived in time still decides the outcome when only the body is late. The deadline is
+///   armed on a private queue before anything touches the session, and the session's work (making
+///   and starting the data task, its delegate calls) runs on private queues too, never on the
+///   caller's thread or the shared global queues: neither a stalled session nor a cooperative pool
+///   whose threads are all busy can push the end of a request past the deadline. The caller's task
+///   is resumed then and goes on when a pool thread is free.
+/// - **Redirects.** Never followed: a 3xx answer is a retry with
+///   ``DeliveryFailure/redirected(status:location:)``, never a delivery, since following a 301, 302
+///   or 303 turns the POST into a GET without the body, and following any redirect would send the
+///   events and ``Configuration/headers`` wherever the answer points.
 /// - **Body cap.** The uploader needs the status and `Retry-After`, nothing else: a body longer
 ///   than ``Configuration/maximumResponseBodyBytes`` is not read (a declared length over the cap
 ///   ends the request at the head; an undeclared one as soon as the bytes pass the cap), and the
@@ -133,8 +148,16 @@ public final class HTTPBatchUploader: BatchDestination {
   public let configuration: Configuration
   let session: URLSession
   let sessionDelegate: UploadSessionDelegate
-  /// Where data tasks are cancelled and deadlines fire: never inside a cancellation handler.
-  let controlQueue = DispatchQueue(label: "AutoTrack.HTTPBatchUploader.control")
+  /// Where every call into the session happens (creating, starting and cancelling data tasks):
+  /// never inside a cancellation handler, and never on the caller's thread, because creating a
+  /// task waits for the session's internal queue, which a loaded machine can keep busy for seconds.
+  let sessionQueue = DispatchQueue(label: "AutoTrack.HTTPBatchUploader.session")
+  /// Where deadlines fire: a queue that nothing else blocks, so a stalled session cannot delay them.
+  let deadlineQueue = DispatchQueue(label: "AutoTrack.HTTPBatchUploader.deadline")
+  /// Where the session calls its delegate. A private serial queue gets a thread of its own when
+  /// it has work, whereas an `OperationQueue` without one runs its operations on the global
+  /// concurrent queues, whose few threads the Swift concurrency pool and other work may all hold.
+  let delegateDispatchQueue = DispatchQueue(label: "AutoTrack.HTTPBatchUploader.delegate")
   let counters = SanitizerVisibleMutex(Statistics())
   let wallClock: @Sendable () -> Date
 
@@ -163,7 +186,11 @@ public final class HTTPBatchUploader: BatchDestination {
     sessionConfiguration.timeoutIntervalForResource = configuration.backstopTimeout
     let delegate = UploadSessionDelegate()
     sessionDelegate = delegate
-    session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
+    let delegateQueue = OperationQueue()
+    delegateQueue.maxConcurrentOperationCount = 1
+    // The operation queue does not retain its underlying queue; the uploader's property does.
+    delegateQueue.underlyingQueue = delegateDispatchQueue
+    session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: delegateQueue)
   }
 
   deinit {

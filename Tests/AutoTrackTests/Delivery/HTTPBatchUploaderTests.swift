@@ -9,8 +9,10 @@ import Testing
 @Suite struct HTTPBatchUploaderTests {
   static let sentAt = Date(timeIntervalSince1970: 1_700_000_123.456)
 
+  /// An uploader whose deadline (60 s unless a test is about deadlines) a request on a loaded
+  /// machine under a sanitizer never reaches, so every outcome is the collector's answer.
   func uploader(
-    _ collector: LoopbackCollector, maximumBatchBytes: Int = 512 * 1024, timeout: Duration = .seconds(5)
+    _ collector: LoopbackCollector, maximumBatchBytes: Int = 512 * 1024, timeout: Duration = .seconds(60)
   ) -> HTTPBatchUploader {
     HTTPBatchUploader(
       configuration: .init(
@@ -36,6 +38,38 @@ import Testing
     #expect(body["sent_at"] as? Int == 1_700_000_123_456)
     struct Body: Decodable { var batch: [TrackedEvent] }
     #expect(try JSONDecoder().decode(Body.self, from: request.body).batch == events)
+  }
+
+  /// A redirect is never a delivery: it is not followed (301, 302 and 303 would come back as a GET
+  /// without the body, answered 200 by whatever sits at the new address), and the batch is retried
+  /// with a failure that names the redirect.
+  @Test(arguments: [301, 302, 303, 307, 308])
+  func aRedirectIsRetriedAndNeverFollowed(status: Int) async throws {
+    let collector = try LoopbackCollector()
+    defer { collector.stop() }
+    let moved = collector.url.deletingLastPathComponent().appendingPathComponent("moved").absoluteString
+    collector.enqueue(.redirect(status: status, location: moved))
+    let events = makeEvents(3)
+    let result = await uploader(collector).deliver(events)
+    #expect(result == .whole(events, .retry(failure: .redirected(status: status, location: moved), retryAfter: nil)))
+    #expect(collector.requests.map(\.path) == ["/v1/batch"], "the redirect was not followed")
+    #expect(collector.acceptedEventIDs.isEmpty)
+  }
+
+  /// The body's exact bytes, as the uploader's documentation states them: sorted keys, `/` not
+  /// escaped, an integer as digits and a `Double` always with a fraction or an exponent.
+  @Test func theBodyKeepsEachNumbersKind() async throws {
+    let collector = try LoopbackCollector()
+    defer { collector.stop() }
+    let event = TrackedEvent(
+      name: "n", id: "d-0", sequence: 7, timestampMs: 1_700_000_000_000,
+      properties: ["count": .int(3), "ratio": .double(3), "tiny": .double(1e-7), "path": "a/b"])
+    #expect(await uploader(collector).deliver([event]) == .whole([event], .accepted))
+    let body = try #require(collector.requests.first?.body)
+    #expect(
+      String(decoding: body, as: UTF8.self)
+        == #"{"batch":[{"id":"d-0","name":"n","properties":{"count":3,"path":"a/b","ratio":3.0,"tiny":1e-07},"#
+        + #""sequence":7,"timestamp":1700000000000}],"sent_at":1700000123456}"#)
   }
 
   @Test func splitsTheBatchInHalfOn413() async throws {

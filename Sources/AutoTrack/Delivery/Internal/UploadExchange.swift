@@ -10,7 +10,7 @@ import Foundation
 /// What one request came to.
 enum UploadCompletion: Sendable, Equatable {
   /// The response head arrived; the body was read up to the cap, or not at all.
-  case response(status: Int, retryAfter: String?)
+  case response(status: Int, retryAfter: String?, location: String?)
   /// No usable response: a transport error, the deadline, or cancellation.
   case failed(DeliveryFailure)
 }
@@ -23,17 +23,24 @@ enum UploadCompletion: Sendable, Equatable {
 /// uploader. The first to call ``finish(_:)`` wins; the others find the exchange finished and
 /// do nothing. The continuation is always resumed outside the lock.
 ///
-/// The `URLSessionDataTask` is cancelled only from ``controlQueue``, asynchronously, and only when
-/// its delegate has not yet reported completion. That keeps the cancellation out of the Swift
-/// runtime's cancellation handler, which runs with the cancelled task's status lock held: calling
-/// into `URLSessionTask.cancel()` there is what deadlocks FoundationNetworking (see
-/// ``HTTPBatchUploader``).
+/// The `URLSessionDataTask` is created, started and cancelled only on ``sessionQueue``,
+/// asynchronously, and cancelled only when its delegate has not yet reported completion. That keeps
+/// the cancellation out of the Swift runtime's cancellation handler, which runs with the cancelled
+/// task's status lock held: calling into `URLSessionTask.cancel()` there is what deadlocks
+/// FoundationNetworking (see ``HTTPBatchUploader``). It also keeps the caller's thread, a thread of
+/// the cooperative pool, from waiting for the session's internal queue.
+///
+/// The deadline fires on ``deadlineQueue``, which only ever runs ``finish(_:)``: neither a stalled
+/// session nor a starved cooperative pool can hold it back. The caller's task still needs a pool
+/// thread to go on after it is resumed; ``endedAt`` records when the exchange ended, whatever that
+/// wait.
 final class UploadExchange: Sendable {
   private struct State {
     var continuation: CheckedContinuation<UploadCompletion, Never>?
     var completion: UploadCompletion?
     var status: Int?
     var retryAfter: String?
+    var location: String?
     var bodyBytesRead = 0
     var task: URLSessionDataTask?
     var taskCompleted = false
@@ -43,12 +50,14 @@ final class UploadExchange: Sendable {
   }
 
   let maximumBodyBytes: Int
-  private let controlQueue: DispatchQueue
+  private let sessionQueue: DispatchQueue
+  private let deadlineQueue: DispatchQueue
   private let state = SanitizerVisibleMutex(State())
 
-  init(maximumBodyBytes: Int, controlQueue: DispatchQueue) {
+  init(maximumBodyBytes: Int, sessionQueue: DispatchQueue, deadlineQueue: DispatchQueue) {
     self.maximumBodyBytes = maximumBodyBytes
-    self.controlQueue = controlQueue
+    self.sessionQueue = sessionQueue
+    self.deadlineQueue = deadlineQueue
   }
 
   /// The body bytes received so far.
@@ -60,43 +69,54 @@ final class UploadExchange: Sendable {
   /// When the exchange ended, on whichever thread ended it; `nil` while it runs.
   var endedAt: ContinuousClock.Instant? { state.withLock { $0.endedAt } }
 
-  /// Remembers the task, so that ending the exchange early can cancel it.
-  func attach(_ task: URLSessionDataTask) {
-    state.withLock { $0.task = task }
-  }
-
-  /// Waits for the exchange to end, starting the task and the deadline timer unless it already has.
+  /// Waits for the exchange to end: arms the deadline, then creates and starts the task on the
+  /// session queue unless the exchange has already ended.
   ///
   /// - Parameters:
   ///   - deadline: The request's time limit, for the failure it reports.
-  ///   - startedAt: When the request began: the limit counts from there, so time spent creating
-  ///     the task (which waits for the session's internal queue) counts too.
-  func run(deadline: Duration, startedAt: DispatchTime) async -> UploadCompletion {
+  ///   - startedAt: When the request began: the limit counts from there, so time spent waiting for
+  ///     the session queue and creating the task (which waits for the session's internal queue)
+  ///     counts too.
+  ///   - makeTask: Creates the (suspended) data task and registers the exchange with the session's
+  ///     delegate; called on the session queue, at most once.
+  func run(
+    deadline: Duration, startedAt: DispatchTime,
+    makeTask: @escaping @Sendable (UploadExchange) -> URLSessionDataTask
+  ) async -> UploadCompletion {
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<UploadCompletion, Never>) in
-        let (finished, task) = state.withLock { state -> (UploadCompletion?, URLSessionDataTask?) in
-          if let completion = state.completion { return (completion, nil) }
+        let finished = state.withLock { state -> UploadCompletion? in
+          if let completion = state.completion { return completion }
           state.continuation = continuation
-          return (nil, state.task)
+          return nil
         }
         if let finished {
           continuation.resume(returning: finished)
-          cancelTaskIfRunning()
           return
         }
         // Weak: a finished exchange need not live until its deadline. finish() ignores a late timer.
-        controlQueue.asyncAfter(deadline: startedAt + deadline.seconds) {
+        deadlineQueue.asyncAfter(deadline: startedAt + deadline.seconds) {
           [weak self] in
           guard let self else { return }
           // A response head that arrived in time still decides the outcome; only its body was late.
           finish(completionFromHead ?? .failed(.deadlineExceeded(deadline: deadline)))
         }
-        task?.resume()
+        sessionQueue.async { [self] in start(makeTask) }
       }
     } onCancel: {
       // Runs with the runtime's task status lock held: only our own lock and an async hop here.
       finish(.failed(.cancelled))
     }
+  }
+
+  /// Creates and starts the task, on the session queue; skips both when the exchange has ended.
+  private func start(_ makeTask: (UploadExchange) -> URLSessionDataTask) {
+    guard state.withLock({ $0.completion == nil }) else { return }
+    let task = makeTask(self)
+    state.withLock { $0.task = task }
+    task.resume()
+    // The deadline or a cancellation may have ended the exchange while the task was being made.
+    cancelTaskIfRunning()
   }
 
   /// Ends the exchange with `completion` unless it has already ended; cancels the task when it still runs.
@@ -114,7 +134,9 @@ final class UploadExchange: Sendable {
 
   /// The outcome the response head gives, for a deadline or body cap that ends the exchange after it arrived.
   private var completionFromHead: UploadCompletion? {
-    state.withLock { state in state.status.map { .response(status: $0, retryAfter: state.retryAfter) } }
+    state.withLock { state in
+      state.status.map { .response(status: $0, retryAfter: state.retryAfter, location: state.location) }
+    }
   }
 
   private func cancelTaskIfRunning() {
@@ -126,7 +148,7 @@ final class UploadExchange: Sendable {
       return task
     }
     guard let task else { return }
-    controlQueue.async { [self] in
+    sessionQueue.async { [self] in
       // Cancelling a task that has already completed is what trips FoundationNetworking's
       // task-registry check; skip it when the completion arrived in the meantime.
       let stillRunning = state.withLock { !$0.taskCompleted }
@@ -145,6 +167,7 @@ final class UploadExchange: Sendable {
     state.withLock { state in
       state.status = http.statusCode
       state.retryAfter = http.value(forHTTPHeaderField: "Retry-After")
+      state.location = http.value(forHTTPHeaderField: "Location")
     }
     if http.expectedContentLength > Int64(maximumBodyBytes), let head = completionFromHead {
       state.withLock { $0.truncated = true }
@@ -154,6 +177,15 @@ final class UploadExchange: Sendable {
     // delivering the body but keeps receiving it until the end. The task cancellation that
     // finish() scheduled is what closes the connection.
     return .allow
+  }
+
+  /// A redirect the delegate refused: its status and headers are the answer to the request.
+  func receivedRedirect(_ response: HTTPURLResponse) {
+    state.withLock { state in
+      state.status = response.statusCode
+      state.retryAfter = response.value(forHTTPHeaderField: "Retry-After")
+      state.location = response.value(forHTTPHeaderField: "Location")
+    }
   }
 
   /// Body bytes: counted and discarded; past the cap the exchange ends with the status it has.
@@ -203,6 +235,18 @@ final class UploadSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
   ) {
     completionHandler(exchange(for: dataTask)?.receivedHead(response) ?? .cancel)
+  }
+
+  /// Refuses every redirect: the 3xx answer itself becomes the response, which the uploader maps to
+  /// ``DeliveryFailure/redirected(status:location:)``. Following it would either drop the body
+  /// (301, 302 and 303 become a GET) or send the events to wherever the answer points.
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+  ) {
+    // Kept as the head, whatever FoundationNetworking reports after the refusal.
+    exchange(for: task)?.receivedRedirect(response)
+    completionHandler(nil)
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
