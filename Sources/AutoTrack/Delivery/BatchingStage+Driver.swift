@@ -31,6 +31,46 @@ extension BatchingStage {
     next?.resume()
   }
 
+  /// Makes the calling `run()` the driving one, unless another call drives the stage already.
+  func claimDriving() -> Bool {
+    state.withLock { state in
+      if state.isRunning { return false }
+      state.isRunning = true
+      return true
+    }
+  }
+
+  /// Ends the driving `run()` and lets every call that joined it return.
+  func endDriving() {
+    let joiners = state.withLock { state in
+      state.isRunning = false
+      defer { state.joiners.removeAll() }
+      return Array(state.joiners.values)
+    }
+    for joiner in joiners { joiner.resume() }
+  }
+
+  /// Waits until the driving `run()` returns or the calling task is cancelled.
+  func joinDriving() async {
+    let number = state.withLock { state in
+      defer { state.nextJoinerNumber += 1 }
+      return state.nextJoinerNumber
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let returnNow = state.withLock { state -> Bool in
+          if !state.isRunning || Task.isCancelled { return true }
+          state.joiners[number] = continuation
+          return false
+        }
+        if returnNow { continuation.resume() }
+      }
+    } onCancel: {
+      let joiner = state.withLock { $0.joiners.removeValue(forKey: number) }
+      joiner?.resume()
+    }
+  }
+
   func wakeDriver() {
     let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
       if let waiter = state.driverWaiter {

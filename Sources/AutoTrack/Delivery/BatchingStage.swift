@@ -193,6 +193,11 @@ public final class BatchingStage: EventSink {
     var turnWaiters: [CheckedContinuation<Void, Never>] = []
     var driverWaiter: CheckedContinuation<Void, Never>?
     var wakePending = false
+    /// Whether a ``BatchingStage/run()`` call drives the stage; a later call joins it.
+    var isRunning = false
+    /// The ``BatchingStage/run()`` calls that joined the driving one, by join number.
+    var joiners: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    var nextJoinerNumber: UInt64 = 0
     /// The outbox's refusal last reported from `send`, until the outbox accepts an event again.
     var reportedOutboxRefusal: AutoTrackError?
   }
@@ -349,11 +354,21 @@ public final class BatchingStage: EventSink {
   ///
   /// Sleeps on the stage's clock between batches and wakes early when a batch fills.
   ///
+  /// One call drives the stage at a time. A call made while another one runs *joins* it: it
+  /// delivers nothing itself and returns when the driving call returns or when its own task is
+  /// cancelled, whichever comes first. A second driver would add nothing (one batch is in flight
+  /// at a time), and two drivers waiting for work at once is what lost a wake-up before.
+  ///
   /// ```swift
   /// let driver = Task { await stage.run() }
   /// defer { driver.cancel() }
   /// ```
   public func run() async {
+    guard claimDriving() else {
+      await joinDriving()
+      return
+    }
+    defer { endDriving() }
     while !Task.isCancelled {
       await deliverDueBatches()
       await waitForWork(until: nextWakeUp)
