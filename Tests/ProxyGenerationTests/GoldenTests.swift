@@ -41,8 +41,8 @@ import Testing
   }
 
   @Test("every line of code the generator writes fits the line length, whatever the signature lengths")
-  func lineLength() throws {
-    let index = try FixtureGraphs.fixtures.get()
+  func lineLength() async throws {
+    let index = try await FixtureGraphs.fixtures()
     let files = try ProxyGenerator(index: index, targetName: "GeneratorFixtures").generate(protocols: [])
     #expect(files.contains { $0.name == "ReportingPipelineDelegateProxy.swift" })
     for file in files {

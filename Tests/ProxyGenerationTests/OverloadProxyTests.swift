@@ -71,8 +71,8 @@ final class StoreRecorder: StoreDelegate {
   }
 
   @Test("the names are derived from labels, then types, then position, and a directive still decides")
-  func names() throws {
-    let index = try FixtureGraphs.fixtures.get()
+  func names() async throws {
+    let index = try await FixtureGraphs.fixtures()
     let plans = try ProxyGenerator(index: index, targetName: "GeneratorFixtures").plans(protocols: ["StoreDelegate"])
     let names = try #require(plans.first).forwards.map { $0.path.joined(separator: ".") }
     #expect(

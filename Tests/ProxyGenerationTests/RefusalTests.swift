@@ -137,8 +137,8 @@ import Testing
   }
 
   @Test("a protocol refused for several reasons gets all of them at once, each naming its requirement")
-  func severalReasons() throws {
-    let index = try FixtureGraphs.fixtures.get()
+  func severalReasons() async throws {
+    let index = try await FixtureGraphs.fixtures()
     let generator = ProxyGenerator(index: index, targetName: "GeneratorFixtures")
     let reason = { (requirement: String, why: String) in
       ProxyGenerationError.unsupportedRequirement(
