@@ -135,7 +135,7 @@ final class PosixFile {
   ///   this many bytes (the kill test uses it to make torn lines likely).
   func writeAll(_ bytes: ArraySlice<UInt8>, chunkLimit: Int? = nil) throws(AutoTrackError) {
     var failure: AutoTrackError?
-    let partial = faults?.partialWrite()
+    let partial = faults?.partialWrite(path)
     bytes.withUnsafeBytes { raw in
       var offset = 0
       while offset < raw.count {
@@ -176,7 +176,7 @@ final class PosixFile {
   }
 
   func sync() throws(AutoTrackError) {
-    faults?.willSync(path)
+    if let code = faults?.willSync(path) { throw PosixFile.failure("fsync", path, code) }
     try PosixFile.sync(descriptor, path)
   }
 
@@ -241,7 +241,8 @@ final class PosixFile {
   }
 
   /// Makes a directory's entries (renames, creations) durable.
-  static func syncDirectory(_ path: String) throws(AutoTrackError) {
+  static func syncDirectory(_ path: String, faults: FileFaults? = nil) throws(AutoTrackError) {
+    if let code = faults?.willSync(path) { throw failure("fsync", path, code) }
     let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else {
       let code = errno
@@ -254,14 +255,16 @@ final class PosixFile {
     }
   }
 
-  static func rename(_ from: String, to: String) throws(AutoTrackError) {
+  static func rename(_ from: String, to: String, faults: FileFaults? = nil) throws(AutoTrackError) {
+    if let code = faults?.failure(.rename) { throw failure("rename", from, code) }
     guard posixRename(from, to) == 0 else {
       let code = errno
       throw failure("rename", from, code)
     }
   }
 
-  static func remove(_ path: String) throws(AutoTrackError) {
+  static func remove(_ path: String, faults: FileFaults? = nil) throws(AutoTrackError) {
+    if let code = faults?.failure(.remove) { throw failure("unlink", path, code) }
     guard unlink(path) != 0 else { return }
     let code = errno
     if code != ENOENT { throw failure("unlink", path, code) }
