@@ -78,6 +78,10 @@ reportLoop: for await report in reports {
     print("\(stamp()) recovered \(count) events from the outbox")
   case .outboxFailed(let error):
     print("\(stamp()) outbox failed: \(error)")
+  case .outboxRecovered(let failedAttempts):
+    print("\(stamp()) outbox works again after \(failedAttempts) failed attempts")
+  case .outboxLinesSkipped(let path, let lineNumbers, _):
+    print("\(stamp()) outbox: skipped \(lineNumbers.count) damaged lines of \(path)")
   }
 }
 driver.cancel()

@@ -60,8 +60,11 @@ public enum AutoTrackError: Error, Equatable, Sendable {
 
   /// A flush of a delivery stage ended with events still waiting.
   ///
-  /// The events are not lost: they stay queued (and in the outbox store, when
-  /// there is one) and are retried on the stage's schedule.
+  /// The events stay queued and are retried on the stage's schedule. With an outbox they
+  /// are also in its files, unless the outbox is failing (the stage then reported
+  /// ``BatchingStage/Report/outboxFailed(error:)`` and not yet
+  /// ``BatchingStage/Report/outboxRecovered(failedAttempts:)``): events accepted since are
+  /// written by the outbox's next successful write, and a crash before it loses them.
   ///
   /// - Parameters:
   ///   - pendingCount: How many events are still waiting for delivery.

@@ -31,20 +31,34 @@ import Synchronization
 /// Give the stage an `outbox` ``JSONLinesStore`` and every event is also written
 /// there; before a batch goes out the outbox is flushed, and the ids of settled
 /// events (delivered, rejected or dropped) are appended to `<baseName>.settled` in
-/// the same directory, each id encoded once. A new stage on the same outbox re-queues
-/// every event that is not settled, so a batch that was in flight when the process
-/// died is sent again. Delivery is therefore *at least once*; each event's unique
-/// ``TrackedEvent/id`` lets the collector drop the duplicates.
+/// the same directory before the settlement is reported, each id encoded once. A new
+/// stage on the same outbox re-queues every event that is not settled, so a batch that
+/// was in flight when the process died is sent again. Delivery is therefore *at least
+/// once*; each event's unique ``TrackedEvent/id`` lets the collector drop the duplicates.
+/// Ids are compared by their UTF-8 bytes, never as Swift strings (which would make a
+/// precomposed "é" equal to "e" followed by U+0301).
 ///
 /// The outbox holds little more than the queue, however long the collector is down:
 /// once the events written and the ids settled since the last compaction reach the
 /// queue capacity (at least 64), the stage writes the waiting events to
-/// `<baseName>.pending` (a new file renamed into place) and empties the store and the
-/// settled list. That costs one encoding of the queue per *capacity* events sent, done
-/// outside the stage's lock, so a send never pays for the backlog. When nothing is
-/// waiting, the stage empties all three files. If the disk fails, settled ids wait in
-/// memory for the next turn, at most a capacity's worth; past that they are given up
-/// and a restart may resend those events, until the next compaction succeeds.
+/// `<baseName>.pending` (a new file, synced and renamed into place), empties the store,
+/// then replaces the settled list (again by a rename). A process killed at any point of
+/// it loses no waiting event and brings back nothing settled. That costs one encoding of
+/// the queue per *capacity* events sent, done outside the stage's lock, so a send never
+/// pays for the backlog; no `fsync` runs under the lock. When nothing is waiting, the
+/// stage empties all three files. Opening skips (and reports with
+/// ``Report/outboxLinesSkipped(path:lineNumbers:byteCount:)``) damaged lines of the
+/// snapshot, the settled list and the store's files.
+///
+/// When the disk fails, the stage goes on from memory. An event the store refuses stays
+/// queued, and the next successful outbox write is a snapshot of the whole queue: until
+/// then no event goes to the store, so none becomes durable before an earlier accepted
+/// one. The failure is reported once with ``Report/outboxFailed(error:)``, its end with
+/// ``Report/outboxRecovered(failedAttempts:)``; in between the stage tries again on its
+/// clock with a doubling delay (the store's ``JSONLinesStore/Configuration/writeRetryDelay``
+/// up to its ``JSONLinesStore/Configuration/maximumWriteRetryDelay``), and ``flush()``
+/// tries at once. Settled ids wait in memory, at most a capacity's worth; past that they
+/// are given up, and the next compaction first rebuilds the settled list from the files.
 ///
 /// ## Time
 /// All timing reads the injected `Clock` (`ContinuousClock` by default). Instants the stage
@@ -133,14 +147,35 @@ public final class BatchingStage: EventSink {
     ///   - delay: How long the stage waits before the next attempt.
     ///   - failure: Why the attempt failed.
     case retryScheduled(eventCount: Int, attempt: Int, delay: Duration, failure: DeliveryFailure)
-    /// Writing to the outbox store failed; delivery went on from memory.
+    /// Writing to the outbox failed; delivery goes on from memory.
     ///
-    /// A store that keeps refusing sends with the same error (a full buffer on a failing disk) is
-    /// reported once, not once per event, until it accepts an event again; every refusal is
-    /// counted in ``Statistics/outboxRefusedCount``.
+    /// Reported once for a run of failures, however many operations fail in it (each is counted in
+    /// ``Statistics/outboxFailureCount``, each event the outbox did not take in
+    /// ``Statistics/outboxRefusedCount``), until ``outboxRecovered(failedAttempts:)`` says the
+    /// outbox holds every waiting event again. Meanwhile the stage retries on its clock, after the
+    /// outbox store's ``JSONLinesStore/Configuration/writeRetryDelay``, doubling up to its
+    /// ``JSONLinesStore/Configuration/maximumWriteRetryDelay``; events accepted in between are
+    /// delivered from memory, and a crash before the recovery loses those not yet written.
     ///
-    /// - Parameter error: The store's error.
+    /// - Parameter error: The first failure of the run.
     case outboxFailed(error: AutoTrackError)
+    /// The outbox works again after ``outboxFailed(error:)``: its files hold every waiting event
+    /// and every settled id.
+    ///
+    /// - Parameter failedAttempts: How many outbox operations failed in the run.
+    case outboxRecovered(failedAttempts: Int)
+    /// Opening the outbox skipped damaged lines of one of its files (the snapshot, the settled-id
+    /// journal or one of the store's files), such as the torn end of a write that failed or was cut
+    /// short by a crash.
+    ///
+    /// A skipped event line is an event that cannot be read back; a skipped journal line is a
+    /// settled id that may come back and be delivered again.
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - lineNumbers: The 1-based numbers of the skipped lines.
+    ///   - byteCount: Their length in bytes.
+    case outboxLinesSkipped(path: String, lineNumbers: [Int], byteCount: Int)
   }
 
   /// Counters since the stage was created.
@@ -163,9 +198,15 @@ public final class BatchingStage: EventSink {
     public var pendingCount = 0
     /// Times the outbox was rewritten to hold just the waiting events (see "Surviving a restart").
     public var outboxCompactionCount = 0
-    /// Events the outbox store refused; the queue kept them, so they are still delivered unless a
-    /// crash comes first.
+    /// Events the outbox did not take when they were sent: refused by its store, or held back while
+    /// a refusal waited for a snapshot of the queue. The queue keeps them, and the next successful
+    /// compaction writes them; they are lost only when the process dies first.
     public var outboxRefusedCount = 0
+    /// Outbox operations that failed (writes, flushes, compactions); reported once per run with
+    /// ``Report/outboxFailed(error:)``.
+    public var outboxFailureCount = 0
+    /// Damaged lines of the outbox's files skipped when the stage opened it.
+    public var outboxSkippedLineCount = 0
     /// When the next attempt may start after a failure, as time since the stage was created on its clock;
     /// `nil` when not backing off.
     public var nextAttemptAt: Duration?
@@ -198,8 +239,6 @@ public final class BatchingStage: EventSink {
     /// The ``BatchingStage/run()`` calls that joined the driving one, by join number.
     var joiners: [UInt64: CheckedContinuation<Void, Never>] = [:]
     var nextJoinerNumber: UInt64 = 0
-    /// The outbox's refusal last reported from `send`, until the outbox accepts an event again.
-    var reportedOutboxRefusal: AutoTrackError?
   }
 
   /// The stage's thresholds and limits.
@@ -239,6 +278,10 @@ public final class BatchingStage: EventSink {
     if let outbox {
       let recovery = try BatchingStage.openOutbox(outbox)
       initial.outboxState = recovery.state
+      reports += recovery.skipped
+      for case .outboxLinesSkipped(_, let lines, _) in recovery.skipped {
+        initial.statistics.outboxSkippedLineCount += lines.count
+      }
       // Recovered events are overdue by definition: make them due now.
       let dueAt = clock.now() - configuration.maximumBatchAge
       for event in recovery.unsettled {
@@ -260,10 +303,12 @@ public final class BatchingStage: EventSink {
 
   /// Queues `event` (and writes it to the outbox's buffer), dropping the oldest waiting event when full.
   ///
-  /// Never waits for the network; with an outbox it may do a buffered file write. An event that
-  /// returns normally is accepted: it is delivered, or reported and counted as dropped or rejected.
-  /// The outbox refusing it does not refuse it here: the queue keeps it, and the refusal is
-  /// reported as ``Report/outboxFailed(error:)`` (once while the same refusal repeats).
+  /// Never waits for the network or for an `fsync`; with an outbox it may do a buffered file write,
+  /// and a drop appends its id to the settled journal before it is reported. An event that returns
+  /// normally is accepted: it is delivered, or reported and counted as dropped or rejected. The
+  /// outbox refusing it does not refuse it here: the queue keeps it, the refusal is reported as
+  /// ``Report/outboxFailed(error:)`` (once for a run of failures), and the next successful write to
+  /// the outbox is a snapshot of the whole queue.
   ///
   /// - Parameter event: The event to deliver.
   /// - Throws: ``AutoTrackError/eventEncodingFailed(eventID:reason:)`` when a property is a NaN or
@@ -276,36 +321,30 @@ public final class BatchingStage: EventSink {
       throw refusal
     }
     let now = clock.now()
-    var outboxError: AutoTrackError?
-    let (report, wake) = state.withLock { state -> (Report?, Bool) in
-      // The queue keeps the event whatever the outbox says; its refusal is reported.
-      var compactionDue = false
-      if let outbox {
-        do throws(AutoTrackError) {
-          try outbox.send(event)
-          state.reportedOutboxRefusal = nil
-          state.outboxState.loggedEventCount += 1
-          state.outboxState.entriesSinceAttempt += 1
-          compactionDue = state.outboxState.entriesSinceAttempt >= compactionThreshold
-        } catch {
-          state.statistics.outboxRefusedCount += 1
-          if state.reportedOutboxRefusal != error {
-            state.reportedOutboxRefusal = error
-            outboxError = error
-          }
-        }
-      }
+    let (reports, wake) = state.withLock { state -> ([Report], Bool) in
+      // The queue keeps the event whatever the outbox says; its failure is reported.
+      var reports: [Report] = []
       state.statistics.sentCount += 1
       let wasEmpty = state.queue.isEmpty
       state.queue.append(Queued(event: event, enqueuedAt: now, sequence: state.nextSequence))
       state.nextSequence += 1
-      let report = BatchingStage.dropOverflow(&state, capacity: configuration.queueCapacity)
+      if let failure = logToOutbox(&state, event, now: now) { reports.append(failure) }
+      if let dropped = BatchingStage.dropOverflow(&state, capacity: configuration.queueCapacity) {
+        // A drop is journaled before it is reported, so a crash cannot bring the event back; a
+        // failing journal is tried again on its backoff schedule, not on every send.
+        if let failure = writeJournal(&state, now: now) { reports.append(failure) }
+        reports.append(dropped)
+      }
+      let outboxState = state.outboxState
       // A due compaction wakes the driver even while it waits out a retry delay, so the outbox
       // stays bounded however long the collector is down.
-      return (report, wasEmpty || compactionDue || state.queue.count >= configuration.maximumBatchSize)
+      let compactionDue =
+        outbox != nil && outboxState.logPausedFrom == nil
+        && (outboxState.entriesSinceAttempt >= compactionThreshold
+          || (outboxState.needsRepair && (outboxState.nextAttemptAt ?? now) <= now))
+      return (reports, wasEmpty || compactionDue || state.queue.count >= configuration.maximumBatchSize)
     }
-    if let outboxError { emit([.outboxFailed(error: outboxError)]) }
-    if let report { emit([report]) }
+    emit(reports)
     if wake { wakeDriver() }
   }
 
@@ -340,6 +379,12 @@ public final class BatchingStage: EventSink {
   @discardableResult
   public func flush() async throws(AutoTrackError) -> FlushAcknowledgement {
     let failure = await deliverBatches(force: true)
+    // A flush makes the outbox whole if it can, whatever a failure's backoff says.
+    if outbox != nil, state.withLock({ $0.outboxState.needsRepair }) {
+      await acquireTurn()
+      emit(compactOutbox(ignoringBackoff: true))
+      releaseTurn()
+    }
     let (pending, acknowledgement) = state.withLock { state in
       (
         state.queue.count + state.inFlightCount,
@@ -376,14 +421,21 @@ public final class BatchingStage: EventSink {
   }
 
   /// The instant at which the stage next has work to do by the clock alone: the end of a retry
-  /// delay, or the moment the oldest waiting event reaches the batch age, as time since the stage was
-  /// created on its clock. `nil` when nothing waits.
+  /// delay, the moment the oldest waiting event reaches the batch age, or the next try at a failing
+  /// outbox, as time since the stage was created on its clock. `nil` when nothing waits.
   public var nextWakeUp: Duration? {
     state.withLock { state in
-      guard let oldest = state.queue.first else { return nil }
-      let ageDeadline = oldest.enqueuedAt + configuration.maximumBatchAge
-      let due = state.queue.count >= configuration.maximumBatchSize ? clock.now() : ageDeadline
-      return max(due, state.nextAttemptAt ?? due)
+      var wake: Duration?
+      if let oldest = state.queue.first {
+        let ageDeadline = oldest.enqueuedAt + configuration.maximumBatchAge
+        let due = state.queue.count >= configuration.maximumBatchSize ? clock.now() : ageDeadline
+        wake = max(due, state.nextAttemptAt ?? due)
+      }
+      if outbox != nil, state.outboxState.needsRepair {
+        let retry = state.outboxState.nextAttemptAt ?? clock.now()
+        wake = min(wake ?? retry, retry)
+      }
+      return wake
     }
   }
 
@@ -401,6 +453,8 @@ public final class BatchingStage: EventSink {
   private func deliverBatches(force: Bool) async -> DeliveryFailure? {
     await acquireTurn()
     defer { releaseTurn() }
+    // A snapshot the outbox needs (after a refusal) goes before the batches.
+    if outbox != nil { emit(compactOutbox()) }
     var lastFailure: DeliveryFailure?
     while !Task.isCancelled {
       let now = clock.now()
@@ -417,14 +471,13 @@ public final class BatchingStage: EventSink {
         return batch
       }
       guard let batch else { break }
-      if let outbox {
-        do { try outbox.flush() } catch { emit([.outboxFailed(error: error)]) }
-      }
+      if outbox != nil { emit(flushOutbox()) }
       let result = await destination.deliver(batch)
       let (reports, failure) = state.withLock { state in
-        var (reports, failure) = settle(&state, batch: batch, result: result, now: clock.now())
-        // Journal each batch as soon as it settles: a crash later in this turn resends less.
-        if let journalFailure = writeJournal(&state) { reports.append(journalFailure) }
+        let now = clock.now()
+        var (reports, failure) = settle(&state, batch: batch, result: result, now: now)
+        // Journal each batch before its reports: a crash later resends nothing settled.
+        if let journalFailure = writeJournal(&state, now: now) { reports.append(journalFailure) }
         return (reports, failure)
       }
       emit(reports)
@@ -434,10 +487,36 @@ public final class BatchingStage: EventSink {
       }
     }
     if outbox != nil {
-      if let journalFailure = state.withLock({ writeJournal(&$0) }) { emit([journalFailure]) }
+      let now = clock.now()
+      if let journalFailure = state.withLock({ writeJournal(&$0, now: now) }) { emit([journalFailure]) }
       emit(compactOutbox())
     }
     return lastFailure
+  }
+
+  /// Flushes the outbox store before a batch goes out, so the batch is on disk before it is on the
+  /// wire. Sends to the store pause meanwhile, so none waits for the flush's `fsync`. Skipped while
+  /// the store's log lacks events (a snapshot will hold them).
+  func flushOutbox() -> [Report] {
+    guard let outbox else { return [] }
+    let paused = state.withLock { state -> Bool in
+      guard !state.outboxState.needsSnapshot, state.outboxState.logPausedFrom == nil else { return false }
+      state.outboxState.logPausedFrom = state.nextSequence
+      return true
+    }
+    guard paused else { return [] }
+    var failure: AutoTrackError?
+    do { try outbox.flush() } catch { failure = error }
+    let now = clock.now()
+    return state.withLock { state in
+      var reports = resumeLogging(&state, now: now)
+      if let failure {
+        if let report = noteOutboxFailure(&state, failure, now: now) { reports.append(report) }
+      } else if let report = noteOutboxSuccess(&state) {
+        reports.append(report)
+      }
+      return reports
+    }
   }
 
   func emit(_ reports: [Report]) {

@@ -67,3 +67,12 @@ struct RingBuffer<Element> {
     head = 0
   }
 }
+
+extension RingBuffer {
+  /// The elements at the back for which `belongs` holds, oldest first: the newest run of them.
+  func suffix(while belongs: (Element) -> Bool) -> [Element] {
+    var start = count
+    while start > 0, belongs(storage[(head + start - 1) % storage.count]!) { start -= 1 }
+    return (start..<count).map { storage[(head + $0) % storage.count]! }
+  }
+}

@@ -25,8 +25,8 @@ import Testing
 
   /// Every event the outbox's files hold, snapshot first, and the settled ids of its journal.
   func onDisk(_ directory: TemporaryDirectory, _ store: JSONLinesStore) throws -> (events: [String], settled: Int) {
-    let snapshot = try BatchingStage.readEvents(at: directory.path + "/events.pending")
-    let settled = try BatchingStage.readJournal(at: directory.path + "/events.settled")
+    let snapshot = try BatchingStage.readEvents(at: directory.path + "/events.pending").events
+    let settled = try BatchingStage.readJournal(at: directory.path + "/events.settled").ids
     return (try (snapshot + store.readAll()).map(\.id), settled.count)
   }
 
@@ -124,7 +124,7 @@ import Testing
     let path = directory.path + "/kinds.pending"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
 
-    let read = try #require(try BatchingStage.readEvents(at: path).first)
+    let read = try #require(try BatchingStage.readEvents(at: path).events.first)
     #expect(read.properties["three"] == .double(3.0))
     #expect(read.properties["big"] == .double(1e16))
     #expect(read.properties["count"] == .int(3))
