@@ -28,7 +28,7 @@ internal enum MethodCatalogs {
     if let catalog = catalogs.withLock({ $0[ObjectIdentifier(type)] }) { return catalog }
     // Built outside the lock: reading the table runs the proxy type's own initializers.
     var table: (any DelegateMethodTable)? = nil
-    if let typed = type as? any TypedDelegateProxy.Type { table = Self.table(of: typed) }
+    if let typed = type as? any MethodTableProxy.Type { table = Self.table(of: typed) }
     let built = MethodCatalog(table: table)
     return catalogs.withLock { catalogs in
       if let existing = catalogs[ObjectIdentifier(type)] { return existing }
@@ -37,7 +37,7 @@ internal enum MethodCatalogs {
     }
   }
 
-  private static func table<Proxy: TypedDelegateProxy>(of type: Proxy.Type) -> any DelegateMethodTable {
+  private static func table<Proxy: MethodTableProxy>(of type: Proxy.Type) -> any DelegateMethodTable {
     type.methods
   }
 }

@@ -44,9 +44,19 @@ extension DelegateProxy {
     to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async -> Result
   ) async -> Result {
     let hooked = hookedMethods
-    if hooked == 0 || hooked & method().hookBit == 0, forwardeeProxyLink.load(ordering: .relaxed) == 0 {
-      guard let forwardee = weakForwardee else { return fallback() }
-      return await call(forwardee, repeat each arguments)
+    if hooked == 0 || hooked & method().hookBit == 0 {
+      let link = forwardeeProxyLink.load(ordering: .relaxed)
+      if link == 0 {
+        guard let forwardee = weakForwardee else { return fallback() }
+        return await call(forwardee, repeat each arguments)
+      }
+      if link == ForwardeeLink.shared {
+        let (forwardee, target) = sharedForwardee()
+        if target == 0 {
+          guard let forwardee else { return fallback() }
+          return await call(forwardee, repeat each arguments)
+        }
+      }
     }
     let method = method()
     return await forwardAsync(method, method.reifier, repeat each arguments, orElse: fallback, to: call)
@@ -79,9 +89,19 @@ extension DelegateProxy {
     to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async -> Result
   ) async -> Result {
     let hooked = hookedMethods
-    if hooked == 0 || hooked & method().hookBit == 0, forwardeeProxyLink.load(ordering: .relaxed) == 0 {
-      guard let forwardee = weakForwardee else { return await call(defaults, repeat each arguments) }
-      return await call(forwardee, repeat each arguments)
+    if hooked == 0 || hooked & method().hookBit == 0 {
+      let link = forwardeeProxyLink.load(ordering: .relaxed)
+      if link == 0 {
+        guard let forwardee = weakForwardee else { return await call(defaults, repeat each arguments) }
+        return await call(forwardee, repeat each arguments)
+      }
+      if link == ForwardeeLink.shared {
+        let (forwardee, target) = sharedForwardee()
+        if target == 0 {
+          guard let forwardee else { return await call(defaults, repeat each arguments) }
+          return await call(forwardee, repeat each arguments)
+        }
+      }
     }
     let method = method()
     let packed = (repeat each arguments)
@@ -132,9 +152,19 @@ extension DelegateProxy {
     to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
     let hooked = hookedMethods
-    if hooked == 0 || hooked & method().hookBit == 0, forwardeeProxyLink.load(ordering: .relaxed) == 0 {
-      guard let forwardee = weakForwardee else { return fallback() }
-      return try await call(forwardee, repeat each arguments)
+    if hooked == 0 || hooked & method().hookBit == 0 {
+      let link = forwardeeProxyLink.load(ordering: .relaxed)
+      if link == 0 {
+        guard let forwardee = weakForwardee else { return fallback() }
+        return try await call(forwardee, repeat each arguments)
+      }
+      if link == ForwardeeLink.shared {
+        let (forwardee, target) = sharedForwardee()
+        if target == 0 {
+          guard let forwardee else { return fallback() }
+          return try await call(forwardee, repeat each arguments)
+        }
+      }
     }
     let method = method()
     return try await forwardAsync(
@@ -160,9 +190,19 @@ extension DelegateProxy {
     to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
     let hooked = hookedMethods
-    if hooked == 0 || hooked & method().hookBit == 0, forwardeeProxyLink.load(ordering: .relaxed) == 0 {
-      guard let forwardee = weakForwardee else { return try await call(defaults, repeat each arguments) }
-      return try await call(forwardee, repeat each arguments)
+    if hooked == 0 || hooked & method().hookBit == 0 {
+      let link = forwardeeProxyLink.load(ordering: .relaxed)
+      if link == 0 {
+        guard let forwardee = weakForwardee else { return try await call(defaults, repeat each arguments) }
+        return try await call(forwardee, repeat each arguments)
+      }
+      if link == ForwardeeLink.shared {
+        let (forwardee, target) = sharedForwardee()
+        if target == 0 {
+          guard let forwardee else { return try await call(defaults, repeat each arguments) }
+          return try await call(forwardee, repeat each arguments)
+        }
+      }
     }
     let method = method()
     let packed = (repeat each arguments)
@@ -258,12 +298,15 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try await fallback() }
       return try await call(forwardee, repeat each arguments)
     }
+    let (linked, target) = linkedForwardee(link)
+    guard let forwardee = linked else { return try await fallback() }
+    guard target != 0 else { return try await call(forwardee, repeat each arguments) }
     let top = AsyncForwardingChain.current
-    guard (top?.depth ?? 0) < AsyncForwardingChain.capacity, let forwardee = proxyForwardee else {
-      if forwardeeProxyLink.load(ordering: .relaxed) != 0 { reportCycle(method.selector) }
+    guard (top?.depth ?? 0) < AsyncForwardingChain.capacity else {
+      reportCycle(method.selector)
       return try await fallback()
     }
-    let pushed = AsyncChainLink(proxy: identityBits, proxyType: typeIdentityBits, forwardee: link, next: top)
+    let pushed = AsyncChainLink(proxy: identityBits, proxyType: typeIdentityBits, forwardee: target, next: top)
     let packed = (repeat each arguments)
     let outcome: Swift.Result<Result, Failure> = await AsyncForwardingChain.with(pushed) {
       do throws(Failure) {

@@ -33,10 +33,15 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return call(forwardee, repeat each arguments)
       }
+      let (forwardee, target) = linkedForwardee(link)
+      guard target != 0 else {
+        guard let forwardee else { return }
+        return call(forwardee, repeat each arguments)
+      }
       let path = ForwardingPath.current
-      guard enterChain(path, link: link, method: method().selector) else { return }
+      guard enterChain(path, link: target, method: method().selector) else { return }
       defer { path.pop() }
-      guard let forwardee = proxyForwardee else { return }
+      guard let forwardee else { return }
       return call(forwardee, repeat each arguments)
     }
     let method = method()
@@ -74,10 +79,15 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return fallback() }
         return call(forwardee, repeat each arguments)
       }
+      let (forwardee, target) = linkedForwardee(link)
+      guard target != 0 else {
+        guard let forwardee else { return fallback() }
+        return call(forwardee, repeat each arguments)
+      }
       let path = ForwardingPath.current
-      guard enterChain(path, link: link, method: method().selector) else { return fallback() }
+      guard enterChain(path, link: target, method: method().selector) else { return fallback() }
       defer { path.pop() }
-      guard let forwardee = proxyForwardee else { return fallback() }
+      guard let forwardee else { return fallback() }
       return call(forwardee, repeat each arguments)
     }
     let method = method()
@@ -114,10 +124,15 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return try call(forwardee, repeat each arguments)
       }
+      let (forwardee, target) = linkedForwardee(link)
+      guard target != 0 else {
+        guard let forwardee else { return }
+        return try call(forwardee, repeat each arguments)
+      }
       let path = ForwardingPath.current
-      guard enterChain(path, link: link, method: method().selector) else { return }
+      guard enterChain(path, link: target, method: method().selector) else { return }
       defer { path.pop() }
-      guard let forwardee = proxyForwardee else { return }
+      guard let forwardee else { return }
       return try call(forwardee, repeat each arguments)
     }
     let method = method()
@@ -159,10 +174,15 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return try fallback() }
         return try call(forwardee, repeat each arguments)
       }
+      let (forwardee, target) = linkedForwardee(link)
+      guard target != 0 else {
+        guard let forwardee else { return try fallback() }
+        return try call(forwardee, repeat each arguments)
+      }
       let path = ForwardingPath.current
-      guard enterChain(path, link: link, method: method().selector) else { return try fallback() }
+      guard enterChain(path, link: target, method: method().selector) else { return try fallback() }
       defer { path.pop() }
-      guard let forwardee = proxyForwardee else { return try fallback() }
+      guard let forwardee else { return try fallback() }
       return try call(forwardee, repeat each arguments)
     }
     let method = method()
@@ -170,6 +190,14 @@ extension DelegateProxy {
   }
 
   // MARK: The path with hooks
+
+  /// The forwardee and its proxy link, for a link that is not 0: read under the lock of a
+  /// ``SendableDelegateProxy`` (whose link is always ``ForwardeeLink/shared``), else the proxy
+  /// forwardee that `link` identifies.
+  @inlinable @inline(__always)
+  internal final func linkedForwardee(_ link: UInt) -> (forwardee: Delegate?, link: UInt) {
+    link == ForwardeeLink.shared ? sharedForwardee() : (proxyForwardee, link)
+  }
 
   /// Calls the forwardee: one weak load for a delegate; for a proxy forwardee, through the loop
   /// guard. `path` is the thread's forwarding path when the caller has it, else it is fetched
@@ -184,10 +212,15 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee, repeat each arguments)
     }
+    let (forwardee, target) = linkedForwardee(link)
+    guard target != 0 else {
+      guard let forwardee else { return try fallback() }
+      return try call(forwardee, repeat each arguments)
+    }
     let path = path ?? ForwardingPath.current
-    guard enterChain(path, link: link, method: selector()) else { return try fallback() }
+    guard enterChain(path, link: target, method: selector()) else { return try fallback() }
     defer { path.pop() }
-    guard let forwardee = proxyForwardee else { return try fallback() }
+    guard let forwardee else { return try fallback() }
     return try call(forwardee, repeat each arguments)
   }
 

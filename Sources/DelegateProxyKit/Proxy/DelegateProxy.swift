@@ -72,26 +72,64 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
 
   /// The real delegate that calls are forwarded to.
   ///
-  /// Set it from the isolation the proxy is used in (a ``DelegateSlot`` does this for hosts).
-  /// A delegate is held weakly (strongly with `retainsForwardee`); a forwardee that is itself a
-  /// proxy is held strongly, as links of a chain are: do not link proxies into a loop — the
-  /// loop is stopped at call time, but its proxies keep each other alive until a forwardee is reset.
+  /// Set it from the isolation the proxy is used in (a ``DelegateSlot`` does this for hosts); a
+  /// ``SendableDelegateProxy`` takes it from any thread. A delegate is held weakly (strongly with
+  /// `retainsForwardee`); a forwardee that is itself a proxy is held strongly, as links of a chain
+  /// are: do not link proxies into a loop — the loop is stopped at call time, but its proxies keep
+  /// each other alive until a forwardee is reset.
   public final var forwardee: Delegate? {
-    get { proxyForwardee ?? weakForwardee }
+    get {
+      if forwardeeProxyLink.load(ordering: .relaxed) == ForwardeeLink.shared { return sharedForwardee().forwardee }
+      return proxyForwardee ?? weakForwardee
+    }
     set {
-      var link: UInt = 0
-      if let newValue, let proxy = (newValue as AnyObject) as? DelegateProxyBase {
-        link = UInt(bitPattern: ObjectIdentifier(proxy))
-        proxyForwardee = newValue
-        weakForwardee = nil
-        retainedForwardee = nil
+      if forwardeeProxyLink.load(ordering: .relaxed) == ForwardeeLink.shared {
+        setSharedForwardee(newValue)
       } else {
-        proxyForwardee = nil
-        weakForwardee = newValue
-        retainedForwardee = retainsForwardee ? newValue : nil
+        forwardeeProxyLink.store(storeForwardee(newValue).link, ordering: .relaxed)
       }
-      forwardeeProxyLink.store(link, ordering: .relaxed)
     }
   }
 
+  /// Stores a new forwardee in the proxy's storage and returns its proxy link (0 for a delegate)
+  /// with the strong references it replaced, for the caller to release: a ``SendableDelegateProxy``
+  /// calls it under its lock and releases them after, so no deinitializer runs under the lock.
+  internal final func storeForwardee(_ newValue: Delegate?) -> (link: UInt, replaced: (Delegate?, Delegate?)) {
+    let replaced = (proxyForwardee, retainedForwardee)
+    if let newValue, let proxy = (newValue as AnyObject) as? DelegateProxyBase {
+      proxyForwardee = newValue
+      weakForwardee = nil
+      retainedForwardee = nil
+      return (UInt(bitPattern: ObjectIdentifier(proxy)), replaced)
+    }
+    proxyForwardee = nil
+    weakForwardee = newValue
+    retainedForwardee = retainsForwardee ? newValue : nil
+    return (0, replaced)
+  }
+
+  #if canImport(ObjectiveC)
+    // Apple platforms only; not verified (see `DelegateProxyBase.optionalRequirements`).
+    override internal var forwardeeObject: AnyObject? { forwardee.map { $0 as AnyObject } }
+  #endif
+
+  /// The forwardee with its proxy link, read under the lock of a ``SendableDelegateProxy``, the
+  /// one kind of proxy whose ``forwardeeProxyLink`` is ``ForwardeeLink/shared``.
+  @usableFromInline
+  internal func sharedForwardee() -> (forwardee: Delegate?, link: UInt) {
+    preconditionFailure("\(Self.self) is not a SendableDelegateProxy")
+  }
+
+  /// Sets the forwardee under the lock of a ``SendableDelegateProxy``.
+  internal func setSharedForwardee(_ newValue: Delegate?) {
+    preconditionFailure("\(Self.self) is not a SendableDelegateProxy")
+  }
+}
+
+/// Values of ``DelegateProxyBase/forwardeeProxyLink`` that are not a proxy's identity.
+@usableFromInline
+internal enum ForwardeeLink {
+  /// A ``SendableDelegateProxy``: its forwardee and link live behind its lock. No object is at
+  /// address 1, so this never collides with a proxy's identity.
+  @inlinable static var shared: UInt { 1 }
 }

@@ -1,14 +1,24 @@
+public import Foundation
 import Synchronization
 
 /// The part of every delegate proxy that does not depend on the delegate protocol: its hook
 /// registries and the re-entrancy guard.
 ///
-/// Subclass ``DelegateProxy`` rather than this class. It exists so that code can handle proxies
-/// of any protocol alike (`[DelegateProxyBase]`).
+/// Subclass ``DelegateProxy`` (or ``SendableDelegateProxy``) rather than this class. It exists so
+/// that code can handle proxies of any protocol alike (`[DelegateProxyBase]`).
 ///
-/// Proxies are not `Sendable`: use a proxy from the isolation of its host (the main actor for
-/// HeadlessUI hosts). Its ``hooks`` registry is `Sendable` and may be used from any thread.
-open class DelegateProxyBase {
+/// Every proxy is an `NSObject`, on Linux (swift-corelibs-foundation) as on Apple platforms, so
+/// a proxy conforms to a delegate protocol that refines `NSObjectProtocol` with nothing more to
+/// write: `isEqual(_:)`, `hash`, `description` and the rest of `NSObjectProtocol` are `NSObject`'s
+/// own, answered by the proxy and never forwarded. The price is small and paid once: `NSObject`
+/// adds no stored property and nothing to a forwarded call, whose path uses only `final` members
+/// (see <doc:ProxyBases>). A consequence for plain protocols: a requirement spelled like an
+/// `NSObject` member (`var description: String`) is satisfied by `NSObject`, not forwarded.
+///
+/// A ``DelegateProxy`` is not `Sendable`: use it from the isolation of its host (the main actor
+/// for HeadlessUI hosts). A ``SendableDelegateProxy`` may be used from any thread. The ``hooks``
+/// registry is `Sendable` and may be used from any thread in both cases.
+open class DelegateProxyBase: NSObject {
   /// The hooks installed on this proxy: the dynamic layer (methods by name, ``Invocation``,
   /// streams), the error handler, and removing every hook at once. Typed hooks installed on the
   /// proxy live here too.
@@ -25,9 +35,10 @@ open class DelegateProxyBase {
   @usableFromInline internal let forwardeeProxyLink = Atomic<UInt>(0)
 
   /// Creates a proxy with no hooks.
-  public init() {
+  public override init() {
     hooks = HookRegistry(proxyType: Self.self, isTypeWide: false)
     typeHookRegistry = TypeHooks.registry(for: Self.self)
+    super.init()
   }
 
   deinit {
@@ -139,6 +150,61 @@ open class DelegateProxyBase {
   internal final func report(_ error: DelegateProxyError) {
     hooks.report(error)
   }
+
+  #if canImport(ObjectiveC)
+    // Apple platforms only, and NOT VERIFIED: this package is built and tested on Linux, where
+    // these members do not exist. They let a proxy of an `@objc` protocol with `@objc optional`
+    // requirements answer the Objective-C runtime as its forwardee would.
+
+    /// The Objective-C selectors of the protocol's `@objc optional` requirements, each with the
+    /// method of the table that forwards it. Apple platforms only; not verified.
+    ///
+    /// A host such as `URLSession` or `UITableView` asks its delegate `responds(to:)` before it
+    /// calls an optional method, and behaves differently when the answer is no. A proxy
+    /// implements every requirement, so for the selectors listed here ``responds(to:)`` answers
+    /// like the forwardee instead — or yes when the method is hooked, so that a hook on a method
+    /// the delegate does not implement still fires. A generated proxy of such a protocol lists
+    /// them:
+    ///
+    /// ```swift
+    /// override class var optionalRequirements: [Selector: ProxyMethod] {
+    ///   [#selector(NSCacheDelegate.cache(_:willEvictObject:)): methods.willEvictObject]
+    /// }
+    /// ```
+    open class var optionalRequirements: [Selector: ProxyMethod] { [:] }
+
+    /// The forwardee as an object, for the runtime's questions; ``DelegateProxy`` provides it.
+    internal var forwardeeObject: AnyObject? { nil }
+
+    /// Whether the proxy answers `selector`: for an `@objc optional` requirement listed in
+    /// ``optionalRequirements``, whether the forwardee does or the method is hooked; for any
+    /// other selector, whether the proxy or its forwardee does. Apple platforms only; not verified.
+    ///
+    /// - Parameter selector: The selector the runtime asks about.
+    /// - Returns: Whether a message with this selector will be handled.
+    open override func responds(to selector: Selector!) -> Bool {
+      if let method = type(of: self).optionalRequirements[selector] {
+        return forwardeeResponds(to: selector) || hookedMethods & method.hookBit != 0
+      }
+      return super.responds(to: selector) || forwardeeResponds(to: selector)
+    }
+
+    /// The forwardee, for a selector the proxy does not implement but its forwardee does — a
+    /// requirement of the protocol that the proxy's table leaves out, or a method outside the
+    /// protocol the host calls anyway; such a call is not hooked. Apple platforms only; not
+    /// verified.
+    ///
+    /// - Parameter selector: The selector of a message the proxy does not implement.
+    /// - Returns: The object the runtime sends the message to instead.
+    open override func forwardingTarget(for selector: Selector!) -> Any? {
+      if let object = forwardeeObject, forwardeeResponds(to: selector) { return object }
+      return super.forwardingTarget(for: selector)
+    }
+
+    private func forwardeeResponds(to selector: Selector) -> Bool {
+      (forwardeeObject as? any NSObjectProtocol)?.responds(to: selector) ?? false
+    }
+  #endif
 }
 
 /// What a call with hooks installed does.
