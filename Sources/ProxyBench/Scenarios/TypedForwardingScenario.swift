@@ -15,6 +15,9 @@ import Synchronization
 /// - `generated-proxy`: HeadlessUI's `ListViewDelegateProxy`, which `generate-delegate-proxies`
 ///   writes, installed the same way: what the generator's code costs beside the hand-written
 ///   proxy (the aim is at most 1.05 times `proxy`).
+/// - `sendable-proxy`: the same hand-written proxy on the `SendableDelegateProxy` base
+///   (`SendableListProxy`), no hooks: what the lock around a `Sendable` proxy's forwardee adds to
+///   `proxy`.
 /// - `proxy-after-hook`: the same proxy with one typed after hook incrementing an atomic counter.
 /// - `proxy-invocation-hook`: the same proxy with one string-keyed after hook (the dynamic layer)
 ///   that reads the index path through the call's `Invocation`.
@@ -36,6 +39,9 @@ func typedForwardingScenario() -> Scenario {
         id: "generated-proxy", targets: [.ratioToBaselineAtMost(1.25), .allocationsPerOperationAtMost(0)],
         body: .timedLoop { listLoop(proxies: 1, afterHook: false) }),
       Variant(
+        id: "sendable-proxy", targets: [.allocationsPerOperationAtMost(0)],
+        body: .timedLoop { listLoop(proxies: 1, afterHook: false, sendable: true) }),
+      Variant(
         id: "proxy-after-hook", targets: [.ratioToBaselineAtMost(1.5), .allocationsPerOperationAtMost(0)],
         body: .timedLoop { listLoop(proxies: 1, afterHook: true) }),
       Variant(
@@ -54,16 +60,18 @@ let didSelectSelector = "listView(_:didSelectRowAt:)"
 /// Builds a list host with `proxies` proxies (0–3) and returns the timed loop. With `afterHook`,
 /// the first proxy gets `hooks` after hooks: typed ones, or with `dynamic` string-keyed ones
 /// that read the index path from the `Invocation`. With `handWritten`, the one proxy is the
-/// hand-written `SecondListProxy` instead of the generated `ListViewDelegateProxy`.
+/// hand-written `SecondListProxy` instead of the generated `ListViewDelegateProxy`; with
+/// `sendable`, it is `SendableListProxy`.
 @MainActor
 func listLoop(
-  proxies: Int, afterHook: Bool, hooks: Int = 1, dynamic: Bool = false, handWritten: Bool = false
+  proxies: Int, afterHook: Bool, hooks: Int = 1, dynamic: Bool = false, handWritten: Bool = false,
+  sendable: Bool = false
 ) -> @MainActor @Sendable (Int) -> Void {
   let list = ListView()
   let delegate = CountingListDelegate()
   list.delegate = delegate
-  if handWritten {
-    try! list.installProxy(SecondListProxy())
+  if handWritten || sendable {
+    if sendable { try! list.installProxy(SendableListProxy()) } else { try! list.installProxy(SecondListProxy()) }
     let indexPath = opaque(IndexPath(row: 0, section: 0))
     return { iterations in
       for _ in 0..<iterations { list.dispatchDidSelect(at: indexPath) }
@@ -143,6 +151,28 @@ final class ThirdListProxy: DelegateProxy<any ListViewDelegate>, TypedDelegatePr
 }
 
 extension ThirdListProxy: ListViewDelegate {
+  func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {
+    forward(Self.methods.didSelectRow, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
+  }
+}
+
+/// A list proxy on the `Sendable` base, for `sendable-proxy`: the same forwarding as
+/// `SecondListProxy`, with the forwardee behind the base's lock.
+final class SendableListProxy: SendableDelegateProxy<any ListViewDelegate>, SendableTypedDelegateProxy,
+  @unchecked Sendable
+{
+  struct Methods: DelegateMethodTable {
+    let didSelectRow = DelegateMethod<ListView, IndexPath, Void>("listView(_:didSelectRowAt:)")
+  }
+  static let methods = Methods()
+  @exclusivity(unchecked) private weak var target: (any ListViewDelegate)?
+  override var weakForwardee: (any ListViewDelegate)? {
+    get { target }
+    set { target = newValue }
+  }
+}
+
+extension SendableListProxy: ListViewDelegate {
   func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {
     forward(Self.methods.didSelectRow, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
   }
