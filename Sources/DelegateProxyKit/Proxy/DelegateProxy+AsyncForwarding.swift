@@ -51,7 +51,7 @@ extension DelegateProxy {
         return await call(forwardee, repeat each arguments)
       }
       if link == ForwardeeLink.shared {
-        let (forwardee, target) = sharedForwardee()
+        let (forwardee, target) = sharedProxy.lockedForwardee()
         if target == 0 {
           guard let forwardee else { return fallback() }
           return await call(forwardee, repeat each arguments)
@@ -96,7 +96,7 @@ extension DelegateProxy {
         return await call(forwardee, repeat each arguments)
       }
       if link == ForwardeeLink.shared {
-        let (forwardee, target) = sharedForwardee()
+        let (forwardee, target) = sharedProxy.lockedForwardee()
         if target == 0 {
           guard let forwardee else { return await call(defaults, repeat each arguments) }
           return await call(forwardee, repeat each arguments)
@@ -159,7 +159,7 @@ extension DelegateProxy {
         return try await call(forwardee, repeat each arguments)
       }
       if link == ForwardeeLink.shared {
-        let (forwardee, target) = sharedForwardee()
+        let (forwardee, target) = sharedProxy.lockedForwardee()
         if target == 0 {
           guard let forwardee else { return fallback() }
           return try await call(forwardee, repeat each arguments)
@@ -197,7 +197,7 @@ extension DelegateProxy {
         return try await call(forwardee, repeat each arguments)
       }
       if link == ForwardeeLink.shared {
-        let (forwardee, target) = sharedForwardee()
+        let (forwardee, target) = sharedProxy.lockedForwardee()
         if target == 0 {
           guard let forwardee else { return try await call(defaults, repeat each arguments) }
           return try await call(forwardee, repeat each arguments)

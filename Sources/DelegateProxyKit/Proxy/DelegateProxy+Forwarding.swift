@@ -196,7 +196,7 @@ extension DelegateProxy {
   /// forwardee that `link` identifies.
   @inlinable @inline(__always)
   internal final func linkedForwardee(_ link: UInt) -> (forwardee: Delegate?, link: UInt) {
-    link == ForwardeeLink.shared ? sharedForwardee() : (proxyForwardee, link)
+    link == ForwardeeLink.shared ? sharedProxy.lockedForwardee() : (proxyForwardee, link)
   }
 
   /// Calls the forwardee: one weak load for a delegate; for a proxy forwardee, through the loop

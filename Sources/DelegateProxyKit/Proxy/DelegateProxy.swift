@@ -79,12 +79,14 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
   /// each other alive until a forwardee is reset.
   public final var forwardee: Delegate? {
     get {
-      if forwardeeProxyLink.load(ordering: .relaxed) == ForwardeeLink.shared { return sharedForwardee().forwardee }
+      if forwardeeProxyLink.load(ordering: .relaxed) == ForwardeeLink.shared {
+        return sharedProxy.lockedForwardee().forwardee
+      }
       return proxyForwardee ?? weakForwardee
     }
     set {
       if forwardeeProxyLink.load(ordering: .relaxed) == ForwardeeLink.shared {
-        setSharedForwardee(newValue)
+        sharedProxy.setLockedForwardee(newValue)
       } else {
         forwardeeProxyLink.store(storeForwardee(newValue).link, ordering: .relaxed)
       }
@@ -113,16 +115,11 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
     override internal var forwardeeObject: AnyObject? { forwardee.map { $0 as AnyObject } }
   #endif
 
-  /// The forwardee with its proxy link, read under the lock of a ``SendableDelegateProxy``, the
-  /// one kind of proxy whose ``forwardeeProxyLink`` is ``ForwardeeLink/shared``.
-  @usableFromInline
-  internal func sharedForwardee() -> (forwardee: Delegate?, link: UInt) {
-    preconditionFailure("\(Self.self) is not a SendableDelegateProxy")
-  }
-
-  /// Sets the forwardee under the lock of a ``SendableDelegateProxy``.
-  internal func setSharedForwardee(_ newValue: Delegate?) {
-    preconditionFailure("\(Self.self) is not a SendableDelegateProxy")
+  /// This proxy as the ``SendableDelegateProxy`` it is: only one of those has
+  /// ``ForwardeeLink/shared`` in its ``forwardeeProxyLink``, so check that first.
+  @inlinable @inline(__always)
+  internal final var sharedProxy: SendableDelegateProxy<Delegate> {
+    unsafeDowncast(self, to: SendableDelegateProxy<Delegate>.self)
   }
 }
 

@@ -1,4 +1,3 @@
-import DelegateProxyKitSupport
 import Synchronization
 
 /// A proxy for a delegate protocol that refines `Sendable`: the proxy is `Sendable` too, and safe
@@ -57,7 +56,14 @@ import Synchronization
 open class SendableDelegateProxy<Delegate>: DelegateProxy<Delegate>, @unchecked Sendable {
   /// Guards the forwardee storage (the subclass's weak variable and the base's strong ones) and
   /// holds the forwardee's proxy link, which for this kind of proxy is not in the atomic.
-  private let forwardeeLock = SanitizerVisibleMutex<UInt>(0)
+  ///
+  /// A `Mutex` with the hand-over atomic of the package's `SanitizerVisibleMutex` spelled out
+  /// beside it, because the read below is inlined into each proxy's `forward` calls (where it is
+  /// specialised for the proxy's protocol), and inlinable code can use only public types.
+  @usableFromInline internal let forwardeeLock = Mutex<UInt>(0)
+  /// Makes the hand-over of ``forwardeeLock`` visible to the thread sanitizer (see
+  /// `SanitizerVisibleMutex`, whose reasons apply here).
+  @usableFromInline internal let forwardeeLockHandOver = Atomic<UInt>(0)
 
   /// Creates a proxy.
   ///
@@ -71,16 +77,24 @@ open class SendableDelegateProxy<Delegate>: DelegateProxy<Delegate>, @unchecked 
     if let forwardee { self.forwardee = forwardee }
   }
 
-  @usableFromInline
-  override internal func sharedForwardee() -> (forwardee: Delegate?, link: UInt) {
-    forwardeeLock.withLock { link in (proxyForwardee ?? weakForwardee, link) }
+  /// The forwardee with its proxy link, read under the lock.
+  @inlinable @inline(__always)
+  internal final func lockedForwardee() -> (forwardee: Delegate?, link: UInt) {
+    forwardeeLock.withLock { link in
+      _ = forwardeeLockHandOver.load(ordering: .acquiring)
+      defer { forwardeeLockHandOver.add(1, ordering: .releasing) }
+      return (proxyForwardee ?? weakForwardee, link)
+    }
   }
 
-  override internal func setSharedForwardee(_ newValue: Delegate?) {
+  /// Sets the forwardee under the lock.
+  internal final func setLockedForwardee(_ newValue: Delegate?) {
     // The replaced strong references leave the lock in `replaced` and are released after it:
     // a forwardee's deinitializer may use this proxy.
     var replaced: (Delegate?, Delegate?) = (nil, nil)
     forwardeeLock.withLock { link in
+      _ = forwardeeLockHandOver.load(ordering: .acquiring)
+      defer { forwardeeLockHandOver.add(1, ordering: .releasing) }
       let stored = storeForwardee(newValue)
       link = stored.link
       replaced = stored.replaced
