@@ -29,9 +29,10 @@ open class DelegateProxyBase: NSObject {
   /// The type-wide registry of this proxy's type, cached so calls check it with one atomic load.
   @usableFromInline internal let typeHookRegistry: HookRegistry
 
-  /// The identity bits of the forwardee when it is itself a proxy, 0 otherwise. An atomic so the
-  /// hot path reads it through a `let` (no dynamic exclusivity check); it is written only when
-  /// the forwardee changes, from the proxy's own isolation.
+  /// The identity bits of the forwardee when it is itself a proxy, 0 otherwise; for a
+  /// ``SendableDelegateProxy``, always `ForwardeeLink.shared` (its link is behind its lock). An
+  /// atomic so the hot path reads it through a `let` (no dynamic exclusivity check); it is written
+  /// only when the forwardee of a plain proxy changes, from the proxy's own isolation.
   @usableFromInline internal let forwardeeProxyLink = Atomic<UInt>(0)
 
   /// Creates a proxy with no hooks.
