@@ -84,7 +84,7 @@ internal enum SharedMethodTables {
   }
 }
 
-extension TypedDelegateProxy {
+extension MethodTableProxy {
   /// The table of this proxy type, built by `make` on first use and the same instance ever after.
   ///
   /// A generic proxy — one generic over the concrete type of its forwardee, as a proxy for a
