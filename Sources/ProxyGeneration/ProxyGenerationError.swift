@@ -11,11 +11,13 @@
 /// The generator checks every protocol it is asked for before it writes anything, so one refusal
 /// means no file was written or changed.
 package indirect enum ProxyGenerationError: Error, Equatable, Sendable {
-  /// No protocol of that name is declared in the module.
-  case unknownProtocol(name: String, module: String)
+  /// No protocol of that name is declared in any of the modules whose symbol graphs were read
+  /// (the target's first).
+  case unknownProtocol(name: String, searched: [String])
   /// The name belongs to a declaration that is not a protocol.
   case notAProtocol(name: String, kind: String)
-  /// Several protocols have that name (nested in different types); the qualified name picks one.
+  /// Several protocols have that name (nested in different types, or in different modules); the
+  /// qualified name (`Outer.Delegate`, `Module.Delegate`) picks one.
   case ambiguousProtocol(name: String, candidates: [String])
   /// Asked for every marked protocol, but none in the module carries the marker.
   case noProtocolsMarked(module: String)
@@ -53,8 +55,9 @@ extension ProxyGenerationError: CustomStringConvertible {
   /// One line: the protocol or file first, then the reason.
   package var description: String {
     switch self {
-    case .unknownProtocol(let name, let module):
-      return "\(name): no protocol of that name in module \(module)"
+    case .unknownProtocol(let name, let searched):
+      let noun = searched.count == 1 ? "module" : "modules"
+      return "\(name): no protocol of that name in \(noun) \(searched.joined(separator: ", "))"
     case .notAProtocol(let name, let kind):
       return "\(name): is \(Self.article(kind)) \(kind), not a protocol"
     case .ambiguousProtocol(let name, let candidates):

@@ -1,4 +1,5 @@
-// proxy-generator: writes the proxy of each delegate protocol of a module from its symbol graph.
+// proxy-generator: writes the proxy of each delegate protocol of a module from its symbol graph;
+// a protocol named with --protocol may also be one of another module whose graph is given.
 // The `generate-delegate-proxies` command plugin runs it; CI runs it directly for its drift check.
 //
 //   proxy-generator --module HeadlessUI --symbol-graph-dir .build/graphs/HeadlessUI
@@ -14,7 +15,8 @@ let usage = """
                          [--report-missing-modules]
 
   Writes <Protocol>Proxy.swift for each named protocol, or for every protocol whose documentation
-  has the line `- ProxyGenerator: generate` when none is named. --output writes into that folder;
+  has the line `- ProxyGenerator: generate` when none is named. A named protocol is looked for in
+  <Module>, then in every other module whose graph is in the directories; `Module.Name` picks one. --output writes into that folder;
   --target-directory replaces a proxy file already somewhere in the target's folder and writes new
   ones at its top. <Protocol>ProxyFallbacks.swift, the answers without a forwardee that only you
   can give, is written only when it does not exist.
@@ -53,11 +55,19 @@ do {
     }
   }
 } catch {
-  if options.reportsMissingModules, case .unknownParent(_, _, let module) = error,
-    !options.graphDirectories.isEmpty
-  {
-    print("missing-module: \(module)")
-    fail("error: \(error)", status: 3)
+  // Status 3 asks the plugin for more symbol graphs: another module's, or those of the modules
+  // the target imports, where a protocol named with --protocol may be.
+  if options.reportsMissingModules {
+    switch error {
+    case .unknownParent(_, _, let module):
+      print("missing-module: \(module)")
+      fail("error: \(error)", status: 3)
+    case .unknownProtocol(let name, _):
+      print("missing-protocol: \(name)")
+      fail("error: \(error)", status: 3)
+    default:
+      break
+    }
   }
   fail("error: \(error)", status: 1)
 }

@@ -107,15 +107,10 @@ import Testing
         "ForeignParentDelegate: inherits CustomStringConvertible from module Swift, whose requirements are in none "
         + "of the symbol graphs read"),
     Refusal(
-      name: "SendableDelegate", error: .refinesSendable(protocol: "SendableDelegate"),
-      message:
-        "SendableDelegate: refines Sendable; a proxy holds a mutable reference to its forwardee, so it cannot be "
-        + "Sendable"),
-    Refusal(
       name: "NotAProtocol", error: .notAProtocol(name: "NotAProtocol", kind: "class"),
       message: "NotAProtocol: is a class, not a protocol"),
     Refusal(
-      name: "NoSuchDelegate", error: .unknownProtocol(name: "NoSuchDelegate", module: "GeneratorFixtures"),
+      name: "NoSuchDelegate", error: .unknownProtocol(name: "NoSuchDelegate", searched: ["GeneratorFixtures"]),
       message: "NoSuchDelegate: no protocol of that name in module GeneratorFixtures"),
   ]
 

@@ -53,6 +53,22 @@ package struct ProxyPlan: Sendable, Equatable {
   package var fallbackImports: [String]
   /// The target named in the file's header, for the command that regenerates it.
   package var targetName: String
+  /// Whether the protocol refines `Sendable` (itself or through a protocol it inherits): the proxy
+  /// derives from `SendableDelegateProxy` and is `Sendable`.
+  package var isSendable = false
+  /// Whether the protocol refines `NSObjectProtocol`: `NSObject`, which every proxy derives from,
+  /// answers its requirements, and a class standing in for a delegate must derive from it too.
+  package var refinesNSObjectProtocol = false
+  /// The module the proxy is compiled in (the target's); the protocol may be another module's.
+  package var targetModule = ""
+
+  /// Whether the protocol is declared in another module than the proxy (Foundation's, a
+  /// dependency's).
+  package var isForeign: Bool { delegateProtocol.module != targetModule }
+  /// The name that picks the protocol in `--protocol`: module-qualified for a foreign protocol.
+  package var requestName: String {
+    isForeign ? "\(delegateProtocol.module).\(delegateProtocol.name)" : delegateProtocol.name
+  }
 
   /// The proxy's type name.
   package var proxyName: String { delegateProtocol.proxyName }

@@ -27,7 +27,6 @@ package struct ProxyPlanner: Sendable {
     let name = symbol.qualifiedName
     var reasons: [ProxyGenerationError] = []
     if !reader.isClassBound(symbol) { reasons.append(.notClassBound(protocol: name)) }
-    if reader.refinesSendable(symbol) { reasons.append(.refinesSendable(protocol: name)) }
     var (delegateProtocol, readingReasons) = reader.readCollecting(symbol, asking: name)
     reasons += readingReasons
     var ancestors: [String: DelegateProtocol] = [:]
@@ -65,7 +64,8 @@ package struct ProxyPlanner: Sendable {
     if let refusal = ProxyGenerationError.combining(reasons, protocol: name) { throw refusal }
     var plan = ProxyPlan(
       delegateProtocol: delegateProtocol, entries: entries, forwards: forwards, imports: [],
-      fallbackImports: [], targetName: targetName)
+      fallbackImports: [], targetName: targetName, isSendable: reader.refinesSendable(symbol),
+      refinesNSObjectProtocol: reader.refinesNSObjectProtocol(symbol), targetModule: index.module)
     plan.imports = imports(of: plan)
     plan.fallbackImports = Self.modules(in: plan.userFallbacks.flatMap { Self.identifiers(in: $0.requirement) })
       .filter { $0 != index.module }.sorted()
@@ -195,7 +195,9 @@ package struct ProxyPlanner: Sendable {
   private func proxyType(of delegateProtocol: DelegateProtocol, entries: [ProxyPlan.Entry]) -> String? {
     let proxyName = delegateProtocol.proxyName
     if generated.contains(delegateProtocol.identifier) { return proxyName }
-    let module = delegateProtocol.module
+    // The protocol's own module, or the target (where a foreign protocol's proxy is written).
+    let module =
+      index.symbols(named: proxyName, in: delegateProtocol.module).isEmpty ? index.module : delegateProtocol.module
     let candidates = index.symbols(named: proxyName, in: module).filter { candidate in
       candidate.kind == "swift.class"
         && index.relationships(from: candidate.identifier, kind: "conformsTo").contains {
@@ -267,7 +269,7 @@ package struct ProxyPlanner: Sendable {
   private func imports(of plan: ProxyPlan) -> [String] {
     var identifiers = plan.forwards.flatMap { Self.identifiers(in: $0.requirement) }
     identifiers.append(plan.delegateProtocol.identifier)
-    var modules = Self.modules(in: identifiers)
+    var modules = Self.modules(in: identifiers, index: index)
     func tables(_ entries: [ProxyPlan.Entry]) {
       for case .table(_, _, _, let module, let nested) in entries {
         modules.insert(module)
@@ -276,6 +278,7 @@ package struct ProxyPlanner: Sendable {
     }
     tables(plan.entries)
     modules.insert("DelegateProxyKit")
+    if plan.refinesNSObjectProtocol { modules.insert("Foundation") }
     modules.remove(index.module)
     return modules.sorted()
   }
@@ -287,19 +290,27 @@ package struct ProxyPlanner: Sendable {
     return identifiers
   }
 
-  /// The modules that declare the given USRs, with Foundation's parts (`FoundationEssentials`)
-  /// imported as `Foundation`; the standard library needs no import.
-  static func modules(in identifiers: [String]) -> Set<String> {
+  /// The modules that declare the given USRs (read from the USR, else from the graph that
+  /// declares it), with the parts Foundation re-exports (`FoundationEssentials`) imported as
+  /// `Foundation`; the standard library needs no import. `FoundationXML` and
+  /// `FoundationNetworking` stay: Foundation does not re-export them on Linux.
+  static func modules(in identifiers: [String], index: SymbolIndex? = nil) -> Set<String> {
     var modules: Set<String> = []
     for identifier in identifiers {
-      guard let module = module(ofUSR: identifier) else { continue }
-      if module.hasPrefix("Foundation") || module == "_FoundationCShims" {
-        modules.insert("Foundation")
+      guard let module = module(ofUSR: identifier) ?? index?.module(of: identifier) else { continue }
+      if let folded = Self.foldedIntoFoundation(module) {
+        modules.insert(folded)
       } else if module != "Swift" && module != "_Concurrency" {
         modules.insert(module)
       }
     }
     return modules
+  }
+
+  /// `Foundation` for a module Foundation re-exports, `nil` for any other.
+  static func foldedIntoFoundation(_ module: String) -> String? {
+    let reexported = ["FoundationEssentials", "FoundationInternationalization", "_FoundationCShims"]
+    return reexported.contains(module) || module.hasPrefix("_Foundation") ? "Foundation" : nil
   }
 
   /// The module a Swift USR starts with (`s:10HeadlessUI8ListViewC` → `HeadlessUI`); `nil` for

@@ -220,7 +220,9 @@ package struct DeclarationParser {
       }
       let type = parseType(until: [",", ")"])
       let index = parameters.count
-      let name = internalName ?? (label == "_" ? "argument\(index + 1)" : label)
+      // The witness may name a parameter as it likes: a name that is not lower camel case
+      // (Foundation's `CDATABlock`) is renamed so the file passes the linter.
+      let name = internalName?.lowerCamelCased ?? (label == "_" ? "argument\(index + 1)" : label)
       parameters.append(
         Requirement.Parameter(
           label: label == "_" ? nil : label, name: name == "_" ? "argument\(index + 1)" : name,

@@ -9,6 +9,14 @@ package struct ProtocolReader: Sendable {
     "Swift.Sendable", "Swift.Copyable", "Swift.Escapable", "Swift.BitwiseCopyable", "Swift.SendableMetatype",
   ]
 
+  /// `NSObjectProtocol` as a symbol graph names it: swift-corelibs-foundation declares it in
+  /// Swift, Apple's SDK imports it from Objective-C. Its requirements are `NSObject`'s, so a
+  /// proxy derived from `NSObject` has them and they are not forwarded.
+  static let nsObjectProtocols: Set<String> = [
+    "s:10Foundation16NSObjectProtocolP", "c:objc(pl)NSObject", "Foundation.NSObjectProtocol",
+    "ObjectiveC.NSObjectProtocol",
+  ]
+
   /// The symbols.
   package let index: SymbolIndex
 
@@ -26,24 +34,43 @@ package struct ProtocolReader: Sendable {
     return marked
   }
 
-  /// The protocol of the primary module with a name, plain (`ListViewDelegate`) or qualified
-  /// (`Outer.Delegate`).
+  /// The protocol with a name: plain (`ListViewDelegate`), qualified (`Outer.Delegate`) or
+  /// prefixed with its module (`FoundationXML.XMLParserDelegate`).
   ///
-  /// - Throws: ``ProxyGenerationError/unknownProtocol(name:module:)``,
+  /// The primary module is searched first and, as in Swift, its protocol shadows one of the same
+  /// name in another module; then every other module whose graph was read. A name found in several
+  /// of those is ambiguous.
+  ///
+  /// - Throws: ``ProxyGenerationError/unknownProtocol(name:searched:)``,
   ///   ``ProxyGenerationError/notAProtocol(name:kind:)`` or
   ///   ``ProxyGenerationError/ambiguousProtocol(name:candidates:)``.
   package func resolve(_ name: String) throws(ProxyGenerationError) -> Symbol {
-    let matches = index.primarySymbols.filter { $0.qualifiedName == name || $0.title == name }
-    let protocols = matches.filter { $0.kind == "swift.protocol" }
-    if protocols.count == 1 { return protocols[0] }
-    if protocols.count > 1 {
-      if let exact = protocols.first(where: { $0.qualifiedName == name }) { return exact }
-      throw .ambiguousProtocol(name: name, candidates: protocols.map(\.qualifiedName))
+    let local = index.primarySymbols.filter { $0.qualifiedName == name || $0.title == name }
+    let localProtocols = local.filter { $0.kind == "swift.protocol" }
+    if localProtocols.count == 1 { return localProtocols[0] }
+    if localProtocols.count > 1 {
+      if let exact = localProtocols.first(where: { $0.qualifiedName == name }) { return exact }
+      throw .ambiguousProtocol(name: name, candidates: localProtocols.map(\.qualifiedName))
     }
-    if let other = matches.first {
+    var found: [(symbol: Symbol, module: String)] = index.symbols(named: name).filter { $0.module != index.module }
+    if let dot = name.firstIndex(of: "."), index.modules.contains(String(name[..<dot])) {
+      let module = String(name[..<dot])
+      found += index.symbols(named: String(name[name.index(after: dot)...]), in: module).map { ($0, module) }
+    }
+    var protocols: [(symbol: Symbol, module: String)] = []
+    for candidate in found where candidate.symbol.kind == "swift.protocol" {
+      if !protocols.contains(where: { $0.symbol.identifier == candidate.symbol.identifier }) {
+        protocols.append(candidate)
+      }
+    }
+    if protocols.count == 1 { return protocols[0].symbol }
+    if protocols.count > 1 {
+      throw .ambiguousProtocol(name: name, candidates: protocols.map { "\($0.module).\($0.symbol.qualifiedName)" })
+    }
+    if let other = local.first ?? found.first?.symbol {
       throw .notAProtocol(name: name, kind: Self.kindName(other.kind))
     }
-    throw .unknownProtocol(name: name, module: index.module)
+    throw .unknownProtocol(name: name, searched: [index.module] + index.modules.subtracting([index.module]).sorted())
   }
 
   /// Reads a protocol and checks what makes it unproxiable as a whole (access level, associated
@@ -167,9 +194,23 @@ package struct ProtocolReader: Sendable {
       if let identifier = fragment.preciseIdentifier, index.symbol(identifier)?.kind == "swift.class" { return true }
     }
     return index.relationships(from: symbol.identifier, kind: "conformsTo").contains { relationship in
+      if Self.isNSObjectProtocol(relationship) { return true }
       guard let parent = index.symbol(relationship.target), parent.kind == "swift.protocol" else { return false }
       return isClassBound(parent)
     }
+  }
+
+  /// Whether the protocol refines `NSObjectProtocol`, itself or through a protocol it inherits.
+  package func refinesNSObjectProtocol(_ symbol: Symbol) -> Bool {
+    index.relationships(from: symbol.identifier, kind: "conformsTo").contains { relationship in
+      if Self.isNSObjectProtocol(relationship) { return true }
+      guard let parent = index.symbol(relationship.target), parent.kind == "swift.protocol" else { return false }
+      return refinesNSObjectProtocol(parent)
+    }
+  }
+
+  private static func isNSObjectProtocol(_ relationship: SymbolGraph.Relationship) -> Bool {
+    nsObjectProtocols.contains(relationship.target) || nsObjectProtocols.contains(relationship.targetFallback ?? "")
   }
 
   /// Whether the protocol refines `Sendable`, itself or through a protocol it inherits.
@@ -187,6 +228,7 @@ package struct ProtocolReader: Sendable {
     let order = symbol.declarationFragments.compactMap(\.preciseIdentifier)
     var parents: [(position: Int, identifier: String)] = []
     for relationship in index.relationships(from: symbol.identifier, kind: "conformsTo") {
+      if Self.isNSObjectProtocol(relationship) { continue }
       if let parent = index.symbol(relationship.target) {
         guard parent.kind == "swift.protocol" else { continue }
         parents.append((order.firstIndex(of: relationship.target) ?? order.count, relationship.target))

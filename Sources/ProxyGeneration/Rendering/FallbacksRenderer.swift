@@ -26,7 +26,7 @@ package struct FallbacksRenderer: Sendable {
       ], indent: 0, marker: "//")
     lines.append("")
     if !plan.fallbackImports.isEmpty {
-      lines += plan.fallbackImports.map { "import \($0)" }
+      lines += ImportLayout.lines(plan.fallbackImports)
       lines.append("")
     }
     lines += SourceLayout.documentation(

@@ -17,9 +17,11 @@ package struct ProxyRenderer: Sendable {
 
   var delegateProtocol: DelegateProtocol { plan.delegateProtocol }
   var proxyName: String { plan.proxyName }
-  /// The access modifier of everything the proxy exposes, with its trailing space.
+  /// The access modifier of everything the proxy exposes, with its trailing space: the protocol's,
+  /// except that the proxy of another module's protocol is internal to the target it is written in.
   var access: String {
-    switch delegateProtocol.accessLevel {
+    if plan.isForeign { return "" }
+    return switch delegateProtocol.accessLevel {
     case "public", "open": "public "
     case "package": "package "
     default: ""
@@ -30,7 +32,7 @@ package struct ProxyRenderer: Sendable {
   package func render() -> String {
     var lines = header()
     lines.append("")
-    lines += plan.imports.map { "import \($0)" }
+    lines += ImportLayout.lines(plan.imports)
     lines.append("")
     lines += classDeclaration()
     lines.append("")
@@ -44,14 +46,14 @@ package struct ProxyRenderer: Sendable {
       "// after changing \(delegateProtocol.name), run the command again to rewrite this file.",
       "//",
       "//   swift package --allow-writing-to-package-directory generate-delegate-proxies \\",
-      "//     --target \(plan.targetName) --protocol \(delegateProtocol.name)",
+      "//     --target \(plan.targetName) --protocol \(plan.requestName)",
     ]
   }
 
   /// A reference to a protocol in documentation: a symbol link when the protocol is in the
   /// module being documented, code voice otherwise.
   func link(_ name: String, module: String) -> String {
-    module == delegateProtocol.module ? "``\(name.replacingOccurrences(of: ".", with: "/"))``" : "`\(name)`"
+    module == plan.targetModule ? "``\(name.replacingOccurrences(of: ".", with: "/"))``" : "`\(name)`"
   }
 
   private func classDeclaration() -> [String] {
@@ -61,9 +63,7 @@ package struct ProxyRenderer: Sendable {
     let generic = delegateProtocol.isGeneric
     let forwardee = generic ? "Forwardee" : "any \(name)"
     var lines = SourceLayout.documentation(classDocumentation(), indent: 0)
-    lines += SourceLayout.bracketed(
-      head: "\(access)final class \(proxyName)\(generic ? "<Forwardee: \(name)>" : ""): ",
-      items: ["DelegateProxy<\(forwardee)>", "TypedDelegateProxy"], close: "", tail: " {", indent: 0)
+    lines += classHeader(generic: generic, forwardee: forwardee)
     for associatedType in delegateProtocol.associatedTypes {
       lines.append("  /// The forwardee's `\(associatedType)`.")
       lines.append(
@@ -98,6 +98,33 @@ package struct ProxyRenderer: Sendable {
     }
     lines.append("}")
     return lines
+  }
+
+  /// `final class P​Proxy: Base<any P>, Adoption {`, broken as `swift format` breaks it. The base
+  /// follows the protocol's shape: a `Sendable` protocol's proxy derives from
+  /// `SendableDelegateProxy` and restates its `@unchecked Sendable` (the base's lock makes the
+  /// forwardee safe to share); every other proxy derives from `DelegateProxy`, which derives from
+  /// `NSObject`, so that one of an `NSObjectProtocol` protocol needs nothing more.
+  private func classHeader(generic: Bool, forwardee: String) -> [String] {
+    let name = delegateProtocol.name
+    let items =
+      plan.isSendable
+      ? ["SendableDelegateProxy<\(forwardee)>", "SendableTypedDelegateProxy", "@unchecked Sendable"]
+      : ["DelegateProxy<\(forwardee)>", "TypedDelegateProxy"]
+    let head = "\(access)final class \(proxyName)\(generic ? "<Forwardee: \(name)>" : ""): "
+    let single = head + items.joined(separator: ", ") + " {"
+    if SourceLayout.fits(single) { return [single] }
+    // Wrapped as `swift format` wraps an inheritance clause: filled lines, the brace on its own.
+    var lines = [head.dropLast().description]
+    for (position, item) in items.enumerated() {
+      let piece = item + (position == items.count - 1 ? "" : ",")
+      if SourceLayout.fits(lines[lines.count - 1] + " " + piece) {
+        lines[lines.count - 1] += " " + piece
+      } else {
+        lines.append("  " + piece)
+      }
+    }
+    return lines + ["{"]
   }
 
   private func classDocumentation() -> [String] {

@@ -57,6 +57,13 @@ package struct SymbolIndex: Sendable {
     (byName["\(module).\(name)"] ?? []).sorted().compactMap { symbols[$0]?.symbol }
   }
 
+  /// The symbols of every module whose graph was read that have a qualified name (`Outer.Inner`),
+  /// the primary module's first, then by module name.
+  package func symbols(named name: String) -> [(symbol: Symbol, module: String)] {
+    let others = modules.subtracting([module]).sorted()
+    return ([module] + others).flatMap { module in symbols(named: name, in: module).map { ($0, module) } }
+  }
+
   /// The module whose graph declares a symbol.
   package func module(of identifier: String) -> String? { symbols[identifier]?.module }
 
