@@ -76,6 +76,14 @@ let package = Package(
       path: "Tests/Fixtures/GeneratorFixtures",
       swiftSettings: upcomingFeatures
     ),
+    // The proxies of the toolchain's Foundation delegate protocols (XMLParserDelegate, the URLSession
+    // delegates…), generated through the plugin from the Foundation modules themselves and checked in.
+    .target(
+      name: "FoundationProxyFixtures",
+      dependencies: ["DelegateProxyKit"],
+      path: "Tests/Fixtures/FoundationProxyFixtures",
+      swiftSettings: upcomingFeatures
+    ),
     // A tiny HTTP collector on 127.0.0.1 (C library sockets) for the AutoTrack
     // delivery tests and the examples. Not a product: nothing outside this
     // package should depend on it.
@@ -187,6 +195,14 @@ let package = Package(
       // The fallbacks file the generator writes for a fixture, with its placeholders: compared as
       // text, never compiled.
       exclude: ["Expected"],
+      swiftSettings: upcomingFeatures
+    ),
+    // The real Foundation machinery (XMLParser, URLSession against LoopbackCollector, NSCache,
+    // NSKeyedUnarchiver, streams) driving the generated Foundation proxies and the same delegates
+    // directly.
+    .testTarget(
+      name: "FoundationProxyTests",
+      dependencies: ["FoundationProxyFixtures", "DelegateProxyKit", "LoopbackCollector"],
       swiftSettings: upcomingFeatures
     ),
     .testTarget(
