@@ -68,7 +68,11 @@ extension LoopbackCollector {
       head += "\r\n"
       _ = sendAll(connection, Array(head.utf8))
     case .redirect(let code, let location):
-      let head = LoopbackCollector.head(status: code, contentLength: 0) + "Location: \(location)\r\n\r\n"
+      // A location that is a path names that path on this collector.
+      let target = location.hasPrefix("/") ? url(path: location).absoluteString : location
+      let head = LoopbackCollector.head(status: code, contentLength: 0) + "Location: \(target)
+
+"
       _ = sendAll(connection, Array(head.utf8))
     case .trickle(let interval, let code):
       let body = "{\"status\":\"slow\"}"

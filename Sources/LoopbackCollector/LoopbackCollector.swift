@@ -43,6 +43,7 @@ public final class LoopbackCollector: Sendable {
     /// Answer with this redirect status (such as 301, 302, 303, 307 or 308), a `Location` header
     /// and an empty body. A client that follows it sends its next request to `location`, which the
     /// collector answers like any other (so a URL of the collector itself records where it went).
+    /// A `location` that starts with `/` names that path on this collector.
     case redirect(status: Int, location: String)
     /// Read the request and never answer; the connection stays open until the client closes it
     /// or ``LoopbackCollector/stop()``.
@@ -169,6 +170,14 @@ public final class LoopbackCollector: Sendable {
   /// The URL of the batch endpoint: `http://127.0.0.1:<port>/v1/batch`.
   public var url: URL {
     URL(string: "http://127.0.0.1:\(port)/v1/batch")!
+  }
+
+  /// The URL of a path on the collector: `http://127.0.0.1:<port><path>`. Every path gets the next
+  /// scripted response; the path is only recorded.
+  ///
+  /// - Parameter path: The request target, starting with `/`.
+  public func url(path: String) -> URL {
+    URL(string: "http://127.0.0.1:\(port)\(path)")!
   }
 
   /// Appends responses to the script; each request takes the next one.
