@@ -64,7 +64,8 @@ package struct ProxyPlanner: Sendable {
     if let refusal = ProxyGenerationError.combining(reasons, protocol: name) { throw refusal }
     var plan = ProxyPlan(
       delegateProtocol: delegateProtocol, entries: entries, forwards: forwards, imports: [],
-      fallbackImports: [], targetName: targetName, isSendable: reader.refinesSendable(symbol),
+      fallbackImports: [], targetName: targetName,
+      isSendable: reader.refinesSendable(symbol) && delegateProtocol.globalActor == nil,
       refinesNSObjectProtocol: reader.refinesNSObjectProtocol(symbol), targetModule: index.module)
     plan.imports = imports(of: plan)
     plan.fallbackImports = Self.modules(in: plan.userFallbacks.flatMap { Self.identifiers(in: $0.requirement) })

@@ -316,7 +316,8 @@ extension ProxyRenderer {
         "A delegate that implements only what no protocol extension implements, so its methods answer with the "
           + "protocol's default implementations: what the proxy answers without a forwardee."
       ], indent: 2)
-    let conformances = actor == nil ? "\(name), Sendable" : name
+    // A stand-in for an NSObjectProtocol delegate gets NSObject's answers to its requirements.
+    let conformances = (plan.refinesNSObjectProtocol ? "NSObject, " : "") + (actor == nil ? "\(name), Sendable" : name)
     var members = delegateProtocol.associatedTypes.map {
       "    typealias \($0.swiftIdentifier) = Forwardee.\($0.swiftIdentifier)"
     }
