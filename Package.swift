@@ -154,6 +154,15 @@ let package = Package(
       path: "Examples/GenerateAProxy",
       swiftSettings: upcomingFeatures
     ),
+    // Its URLSession proxies in Generated/ come from FoundationNetworking's symbol graph through the
+    // plugin (`--protocol URLSessionTaskDelegate --protocol URLSessionDownloadDelegate`); it runs
+    // against LoopbackCollector.
+    .executableTarget(
+      name: "TraceURLSession",
+      dependencies: ["DelegateProxyKit", "LoopbackCollector"],
+      path: "Examples/TraceURLSession",
+      swiftSettings: upcomingFeatures
+    ),
     // Helpers the test targets share: threads started together, a seeded generator, a thread-safe
     // log. Imports no test framework. Not a product.
     .target(
