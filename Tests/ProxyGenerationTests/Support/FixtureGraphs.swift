@@ -45,6 +45,12 @@ enum FixtureGraphs {
     }
   }
 
+  /// The fixtures module's graph with those of the toolchain's Foundation modules, where
+  /// Foundation's delegate protocols are declared.
+  static let withFoundation: Result<SymbolIndex, ExtractionFailure> = Result { () throws(ExtractionFailure) in
+    try index(of: "GeneratorFixtures", with: ["Foundation", "FoundationXML", "FoundationNetworking"])
+  }
+
   /// The folder the test binary runs from (`.build/<triple>/debug`), which holds `Modules/`.
   static var binaryDirectory: URL? {
     let candidates = [
@@ -80,8 +86,20 @@ enum FixtureGraphs {
     return nil
   }
 
-  /// Extracts a module's graph into a fresh temporary folder and reads it.
-  static func index(of module: String) throws(ExtractionFailure) -> SymbolIndex {
+  /// Extracts a module's graph, and those of `others`, into fresh temporary folders and reads them.
+  static func index(of module: String, with others: [String] = []) throws(ExtractionFailure) -> SymbolIndex {
+    var folders: [URL] = []
+    defer { for folder in folders { try? FileManager.default.removeItem(at: folder) } }
+    for name in [module] + others { folders.append(try extract(name)) }
+    do {
+      return try SymbolGraphLoader.load(module: module, directories: folders)
+    } catch {
+      throw ExtractionFailure(description: "\(error)")
+    }
+  }
+
+  /// Extracts a module's graph into a fresh temporary folder.
+  private static func extract(_ module: String) throws(ExtractionFailure) -> URL {
     guard let binary = binaryDirectory else {
       throw ExtractionFailure(description: "no Modules folder next to the test binary")
     }
@@ -94,7 +112,6 @@ enum FixtureGraphs {
     } catch {
       throw ExtractionFailure(description: "cannot create \(output.path)")
     }
-    defer { try? FileManager.default.removeItem(at: output) }
     // The triple is the name of the folder above the configuration's (`x86_64-unknown-linux-gnu/debug`).
     let triple = binary.deletingLastPathComponent().lastPathComponent
     let process = Process()
@@ -115,13 +132,10 @@ enum FixtureGraphs {
     let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
+      try? FileManager.default.removeItem(at: output)
       throw ExtractionFailure(description: "swift-symbolgraph-extract failed for \(module): \(message)")
     }
-    do {
-      return try SymbolGraphLoader.load(module: module, directories: [output])
-    } catch {
-      throw ExtractionFailure(description: "\(error)")
-    }
+    return output
   }
 
   /// The contents of a file, or `nil`.
