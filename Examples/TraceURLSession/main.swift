@@ -18,7 +18,7 @@ let collector = try LoopbackCollector()
 defer { collector.stop() }
 collector.enqueue(
   .hugeBody(byteCount: 12_000),  // GET /feed
-  .redirect(to: "/v2/profile"), .hugeBody(byteCount: 800),  // GET /profile, moved on the same host
+  .redirect(status: 302, location: "/v2/profile"), .hugeBody(byteCount: 800),  // GET /profile, moved on the same host
   .status(201),  // POST /events
   .status(404))  // GET /missing
 

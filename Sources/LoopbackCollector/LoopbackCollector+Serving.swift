@@ -70,9 +70,7 @@ extension LoopbackCollector {
     case .redirect(let code, let location):
       // A location that is a path names that path on this collector.
       let target = location.hasPrefix("/") ? url(path: location).absoluteString : location
-      let head = LoopbackCollector.head(status: code, contentLength: 0) + "Location: \(target)
-
-"
+      let head = LoopbackCollector.head(status: code, contentLength: 0) + "Location: \(target)\r\n\r\n"
       _ = sendAll(connection, Array(head.utf8))
     case .trickle(let interval, let code):
       let body = "{\"status\":\"slow\"}"

@@ -36,7 +36,7 @@ import Testing
   func hooksCountBytes() async throws {
     let traces = TraceLog()
     let run = SessionRun(
-      responses: [.redirect(to: "/moved"), .hugeBody(byteCount: 20_000)], recorderType: DataSessionRecorder.self)
+      responses: [.redirect(status: 302, location: "/moved"), .hugeBody(byteCount: 20_000)], recorderType: DataSessionRecorder.self)
     let result = try await run.run(
       wrap: { recorder in
         let proxy = URLSessionDataDelegateProxy(forwardee: recorder as? DataSessionRecorder, retainsForwardee: true)

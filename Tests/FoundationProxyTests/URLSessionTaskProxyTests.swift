@@ -46,7 +46,7 @@ import Testing
 
   @Test("a redirect asks the delegate through the proxy, and its answer is followed", arguments: [true, false])
   func redirect(follows: Bool) async throws {
-    var run = SessionRun(responses: [.redirect(to: "/moved"), .hugeBody(byteCount: 10)])
+    var run = SessionRun(responses: [.redirect(status: 302, location: "/moved"), .hugeBody(byteCount: 10)])
     run.answers.followsRedirects = follows
     let events = try await Self.compare(
       run, proxy: { URLSessionTaskDelegateProxy(forwardee: $0, retainsForwardee: true) },
