@@ -26,16 +26,32 @@
 ///   stay installed and keep capturing calls.
 /// - The slot holds its proxies strongly; proxies hold the next link and the delegate weakly, so
 ///   the slot never keeps the user's delegate alive.
+/// - A library that watches a host without being asked to (analytics) installs its proxy as a
+///   *guest* (``install(_:delegate:asGuest:make:)``): an install of the same type by anyone else
+///   replaces the guest proxy instead of returning it, so the host behaves as it would without the
+///   library. ``addObserver(_:)`` tells the library when the chain changed, so it can move its
+///   hooks to the proxy now installed.
 ///
 /// A slot is used from its host's isolation and is not `Sendable`.
 public final class DelegateSlot<Delegate> {
   private struct Link {
     let proxy: DelegateProxy<Delegate>
     let asDelegate: Delegate
+    /// Installed by a library that yields the slot to any other install of the type.
+    let isGuest: Bool
   }
 
   /// Innermost (next to the delegate) first.
   private var links: [Link] = []
+
+  /// Told after each change of the chain, in the order they were added.
+  private var observers: [(id: ObserverID, onChange: () -> Void)] = []
+  private var nextObserverID = 0
+
+  /// Identifies an observer added with ``DelegateSlot/addObserver(_:)``, to remove it.
+  public struct ObserverID: Hashable, Sendable {
+    fileprivate let value: Int
+  }
 
   /// The outermost installed proxy, as the delegate type; `nil` when no proxy is installed.
   @exclusivity(unchecked) public private(set) var head: Delegate?
@@ -56,27 +72,84 @@ public final class DelegateSlot<Delegate> {
 
   /// Installs a proxy of type `type`, or returns the one already installed.
   ///
+  /// A guest proxy of `type` (installed with `asGuest: true`) is not returned to an install that is
+  /// not a guest's: `make` creates the proxy that takes its place in the chain, and the guest proxy
+  /// leaves with its hooks (its owner hears of it through ``addObserver(_:)``). A guest install
+  /// returns whatever proxy of `type` is installed.
+  ///
   /// - Parameters:
   ///   - type: The proxy type; one proxy per type per slot.
   ///   - delegate: The host's current delegate (the chain's end).
-  ///   - make: Creates the proxy; called only when no proxy of `type` is installed.
+  ///   - asGuest: Whether the proxy yields the slot to any other install of its type; for a library
+  ///     that watches the host on its own account.
+  ///   - make: Creates the proxy; called only when no proxy of `type` is installed, or only a guest's.
   /// - Returns: The installed proxy.
   /// - Throws: ``DelegateProxyError/proxyDoesNotConform(proxyType:delegateType:)`` when the proxy
   ///   does not conform to the delegate protocol; the slot is unchanged.
   @discardableResult
   public func install<Proxy: DelegateProxy<Delegate>>(
-    _ type: Proxy.Type, delegate: Delegate?, make: () -> Proxy
+    _ type: Proxy.Type, delegate: Delegate?, asGuest: Bool = false, make: () -> Proxy
   ) throws(DelegateProxyError) -> Proxy {
-    if let existing = proxy(ofType: type) { return existing }
+    let index = links.firstIndex { Swift.type(of: $0.proxy) == type }
+    if let index, asGuest || !links[index].isGuest, let existing = links[index].proxy as? Proxy { return existing }
     let created = make()
     guard let asDelegate = created as? Delegate else {
       throw .proxyDoesNotConform(
         proxyType: String(describing: Swift.type(of: created)), delegateType: String(describing: Delegate.self))
     }
-    links.append(Link(proxy: created, asDelegate: asDelegate))
+    let link = Link(proxy: created, asDelegate: asDelegate, isGuest: asGuest)
+    if let index {
+      links[index].proxy.forwardee = nil
+      links[index] = link
+    } else {
+      links.append(link)
+    }
     relink(delegate: delegate)
+    notifyObservers()
     return created
   }
+
+  /// Whether `proxy` is in this slot's chain.
+  ///
+  /// - Parameter proxy: The proxy.
+  /// - Returns: Whether it is installed here.
+  public func contains(_ proxy: DelegateProxyBase) -> Bool {
+    links.contains { $0.proxy === proxy }
+  }
+
+  /// Whether `proxy` is in this slot's chain as a guest (installed with `asGuest: true`).
+  ///
+  /// - Parameter proxy: The proxy.
+  /// - Returns: Whether it is installed here as a guest; `false` when it is not installed here.
+  public func isGuest(_ proxy: DelegateProxyBase) -> Bool {
+    links.contains { $0.proxy === proxy && $0.isGuest }
+  }
+
+  /// Calls `onChange` after every change of the chain: a proxy installed, replaced or removed.
+  ///
+  /// A new delegate (``delegateDidChange(to:)``) changes no proxy and calls no observer. An observer
+  /// may install or remove proxies; the observers hear of that change too, once the current round
+  /// ends. Remove the observer with ``removeObserver(_:)`` when done; the slot holds `onChange`
+  /// strongly, so let it capture its owner weakly.
+  ///
+  /// - Parameter onChange: Runs in the slot's isolation after each change.
+  /// - Returns: The observer's identity, for ``removeObserver(_:)``.
+  public func addObserver(_ onChange: @escaping () -> Void) -> ObserverID {
+    nextObserverID += 1
+    let id = ObserverID(value: nextObserverID)
+    observers.append((id, onChange))
+    return id
+  }
+
+  /// Removes an observer; removing one that is gone does nothing.
+  ///
+  /// - Parameter id: What ``addObserver(_:)`` returned.
+  public func removeObserver(_ id: ObserverID) {
+    observers.removeAll { $0.id == id }
+  }
+
+  /// The number of observers, for tests that check nothing accumulates.
+  public var observerCount: Int { observers.count }
 
   /// Removes `proxy` from the chain; the rest keeps working.
   ///
@@ -90,6 +163,7 @@ public final class DelegateSlot<Delegate> {
     links.remove(at: index)
     proxy.forwardee = nil
     relink(delegate: delegate)
+    notifyObservers()
     return true
   }
 
@@ -97,9 +171,11 @@ public final class DelegateSlot<Delegate> {
   ///
   /// - Parameter delegate: The host's current delegate.
   public func removeAll(delegate: Delegate?) {
+    guard !links.isEmpty else { return }
     for link in links { link.proxy.forwardee = nil }
     links.removeAll()
     relink(delegate: delegate)
+    notifyObservers()
   }
 
   /// Re-targets the chain at the host's new delegate (or at none); proxies stay installed.
@@ -107,6 +183,24 @@ public final class DelegateSlot<Delegate> {
   /// - Parameter delegate: The new delegate.
   public func delegateDidChange(to delegate: Delegate?) {
     links.first?.proxy.forwardee = delegate
+  }
+
+  /// Observers run after the chain is consistent; a change an observer makes waits for the current
+  /// round to end, so no observer sees a change twice inside another's call.
+  private var isNotifying = false
+  private var changedWhileNotifying = false
+
+  private func notifyObservers() {
+    guard !isNotifying else {
+      changedWhileNotifying = true
+      return
+    }
+    isNotifying = true
+    defer { isNotifying = false }
+    repeat {
+      changedWhileNotifying = false
+      for observer in observers { observer.onChange() }
+    } while changedWhileNotifying
   }
 
   private func relink(delegate: Delegate?) {

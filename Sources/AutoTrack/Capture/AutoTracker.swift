@@ -17,9 +17,13 @@ import HeadlessUI
 /// ### Where it captures
 /// AutoTrack is a client of DelegateProxyKit like any other: it puts typed hooks on HeadlessUI's
 /// own proxies (`ApplicationDelegateProxy`, `ListViewDelegateProxy`, `GridViewDelegateProxy`,
-/// `ScrollViewDelegateProxy`). On a slot where the app or another library already installed that
-/// proxy, it shares it; elsewhere it installs it. Either way a call passes the proxy once, so nothing
-/// is counted twice, and the host's `delegate` keeps returning the app's own delegate.
+/// `ScrollViewDelegateProxy`). On a slot where the app or another library installed that proxy, it
+/// shares it; elsewhere it installs it as the slot's guest, which any install of the type by the app
+/// replaces. Either way a call passes the proxy once, so nothing is counted twice, and the host's
+/// `delegate` keeps returning the app's own delegate. AutoTrack watches each hooked slot: when the
+/// app removes, re-installs or replaces its proxy, empties the slot or sets a new delegate, the hooks
+/// move to the proxy now installed (or to a new guest proxy) at once, so every interaction is
+/// captured exactly once while tracking and never after ``stop()``.
 /// - Control actions: a hook before `application(_:willSendAction:)`, the application's dispatch
 ///   point. An action counts when it is sent for one of the control's
 ///   `clickEvents` (a tap on a button, a value change on a switch, segmented control, slider or
@@ -123,7 +127,7 @@ public final class AutoTracker {
     self.application = application
     Self.trackers[application] = WeakReference(self)
     attachments.append(
-      HostAttachment.attach(to: application, installing: ApplicationDelegateProxy()) {
+      HostAttachment.attach(to: application, installing: { ApplicationDelegateProxy() }) {
         (proxy: ApplicationDelegateProxy) throws(DelegateProxyError) -> [HookToken] in
         [
           try proxy.hookBefore(\.willSendAction) { [weak self] _, action in self?.sawAction(action) },
@@ -138,9 +142,10 @@ public final class AutoTracker {
     }
   }
 
-  /// Stops tracking: removes every hook this tracker attached, and every proxy it installed that no
-  /// one else has hooked since, on every host still alive, then forgets open screen views and the
-  /// debounce state. A proxy the app installed stays installed with its own hooks.
+  /// Stops tracking: stops watching every hooked slot, removes every hook this tracker attached, and
+  /// every proxy it installed that no one else has hooked since, on every host still alive, then
+  /// forgets open screen views and the debounce state. A proxy the app installed stays installed with
+  /// its own hooks, so each slot is left as the app has it.
   public func stop() {
     let detaching = attachments
     attachments.removeAll()
@@ -165,12 +170,12 @@ public final class AutoTracker {
 
   private func scan(_ view: View) {
     if let list = view as? ListView {
-      attachSelection(to: list, installing: ListViewDelegateProxy(), \.didSelectRow, \.scroll.willBeginDragging)
+      attachSelection(to: list, installing: { ListViewDelegateProxy() }, \.didSelectRow, \.scroll.willBeginDragging)
     } else if let grid = view as? GridView {
-      attachSelection(to: grid, installing: GridViewDelegateProxy(), \.didSelectItem, \.scroll.willBeginDragging)
+      attachSelection(to: grid, installing: { GridViewDelegateProxy() }, \.didSelectItem, \.scroll.willBeginDragging)
     } else if let scroll = view as? ScrollView, !isAttached(to: scroll) {
       attachments.append(
-        HostAttachment.attach(to: scroll, installing: ScrollViewDelegateProxy()) {
+        HostAttachment.attach(to: scroll, installing: { ScrollViewDelegateProxy() }) {
           (proxy: ScrollViewDelegateProxy) throws(DelegateProxyError) -> [HookToken] in
           [try proxy.hookAfter(\.willBeginDragging) { [weak self] view in self?.capture(.scrollStart(view)) }]
         })
@@ -182,13 +187,13 @@ public final class AutoTracker {
   private func attachSelection<
     Host: SelectionContextProviding & DelegateHosting, Proxy: DelegateProxy<Host.Delegate> & TypedDelegateProxy
   >(
-    to host: Host, installing make: @autoclosure () -> Proxy,
+    to host: Host, installing make: @escaping @MainActor () -> Proxy,
     _ didSelect: KeyPath<Proxy.Methods, DelegateMethod<Host, IndexPath, Void>>,
     _ willBeginDragging: KeyPath<Proxy.Methods, DelegateMethod<ScrollableView, Void>>
   ) {
     guard !isAttached(to: host) else { return }
     attachments.append(
-      HostAttachment.attach(to: host, installing: make()) {
+      HostAttachment.attach(to: host, installing: make) {
         (proxy: Proxy) throws(DelegateProxyError) -> [HookToken] in
         [
           try proxy.hookAfter(didSelect) { [weak self] host, indexPath in

@@ -1,62 +1,82 @@
 import DelegateProxyKit
 import HeadlessUI
 
-/// AutoTrack's typed hooks on one host, and how to take them off again.
+/// AutoTrack's typed hooks on one host, kept on whatever proxy of their type the host's slot holds.
 ///
-/// The hooks sit on the host's standard HeadlessUI proxy (`ListViewDelegateProxy` & co.). When the
-/// app or another library already installed that proxy on the host's slot, AutoTrack shares it;
-/// otherwise AutoTrack installs it. Detaching removes AutoTrack's hooks only, then takes the proxy off
-/// the host when AutoTrack installed it and no one else's hooks are on it, so the host is as it was.
+/// The hooks sit on the host's standard HeadlessUI proxy (`ListViewDelegateProxy` & co.), so one
+/// call passes one proxy of the type and runs every hook once. When the app or another library
+/// installed that proxy, AutoTrack shares it; otherwise AutoTrack installs it as the slot's *guest*:
+/// an install of the type by anyone else replaces the guest proxy, and the host behaves as it would
+/// without AutoTrack.
+///
+/// The attachment watches the slot. Whenever the proxy carrying the hooks leaves the chain (the app
+/// removed or replaced it, emptied the slot, or took the guest's place), the hooks come off that
+/// proxy, so a proxy the app installs again later does not bring them back, and go onto the proxy of
+/// the type now installed, or onto a new guest proxy. Each call is therefore captured once, whatever
+/// the app does with the slot. ``detach()`` stops the watching, removes the hooks, and takes off a
+/// guest proxy nobody else hooked, so the slot is as the app has it.
 @MainActor
-struct HostAttachment {
-  /// How the proxy carrying the hooks came to be on the host.
-  enum ProxyOrigin {
-    /// Someone else installed it; it stays when the hooks go.
-    case shared
-    /// The tracker installed it; the closure takes it off the host unless others hooked it since.
-    case installed(uninstall: @MainActor () -> Void)
-  }
-
+final class HostAttachment {
   /// The host the hooks are on.
   private weak var host: AnyObject?
-  /// The tracker's hooks.
-  let tokens: [HookToken]
-  /// Whether the proxy was there before.
-  let origin: ProxyOrigin
+  /// Puts the hooks on the host's current proxy of the type; runs whenever they are off it.
+  private let reattach: @MainActor (HostAttachment) -> Void
+  /// Stops watching the slot and takes a guest proxy nobody else hooked off it.
+  private var release: @MainActor (HostAttachment) -> Void = { _ in }
+  /// The proxy carrying the hooks, and the hooks.
+  private var proxy: DelegateProxyBase?
+  private var tokens: [HookToken] = []
 
-  /// Attaches hooks to a host's proxy of type `Proxy`, installing the proxy when the host has none.
+  private init(host: AnyObject, reattach: @escaping @MainActor (HostAttachment) -> Void) {
+    self.host = host
+    self.reattach = reattach
+  }
+
+  /// Attaches hooks to a host's proxy of type `Proxy`, installing it as a guest when the host has none,
+  /// and keeps them there until ``detach()``.
   ///
   /// - Parameters:
   ///   - host: The host.
-  ///   - make: Creates the proxy when it must be installed.
+  ///   - make: Creates the proxy when one must be installed.
   ///   - hooks: Installs the hooks on the proxy and returns their tokens.
   static func attach<Host: DelegateHosting, Proxy: DelegateProxy<Host.Delegate> & TypedDelegateProxy>(
-    to host: Host, installing make: @autoclosure () -> Proxy,
-    hooks: (Proxy) throws(DelegateProxyError) -> [HookToken]
+    to host: Host, installing make: @escaping @MainActor () -> Proxy,
+    hooks: @escaping @MainActor (Proxy) throws(DelegateProxyError) -> [HookToken]
   ) -> HostAttachment {
-    let existing = host.installedProxy(ofType: Proxy.self)
-    let proxy: Proxy
-    let tokens: [HookToken]
-    do {
-      proxy = try existing ?? host.installProxy(make())
-      tokens = try hooks(proxy)
-    } catch {
-      // HeadlessUI's proxies conform to their hosts' protocols and declare their methods correctly,
-      // so neither step can fail; a failure here is a bug in HeadlessUI, not bad input.
-      preconditionFailure("AutoTrack could not hook \(Proxy.self): \(error)")
+    let attachment = HostAttachment(
+      host: host,
+      reattach: { [weak host] attachment in
+        guard let host else { return }
+        if let current = attachment.proxy, host.delegateSlot.contains(current) { return }
+        attachment.removeHooks()
+        do {
+          let proxy = try host.delegateSlot.install(
+            Proxy.self, delegate: host.hostedDelegate, asGuest: true, make: make)
+          attachment.proxy = proxy
+          attachment.tokens = try hooks(proxy)
+        } catch {
+          // HeadlessUI's proxies conform to their hosts' protocols and declare their methods correctly,
+          // so neither step can fail; a failure here is a bug in HeadlessUI, not bad input.
+          preconditionFailure("AutoTrack could not hook \(Proxy.self): \(error)")
+        }
+      })
+    attachment.reattach(attachment)
+    let observer = host.delegateSlot.addObserver { [weak attachment] in
+      guard let attachment else { return }
+      attachment.reattach(attachment)
     }
-    let origin: ProxyOrigin
-    if existing != nil {
-      origin = .shared
-    } else {
-      // The proxy is held strongly: a weak reference would give it a side table, and every retain on
-      // the forwarding path would take the slow way. The slot holds it as long anyway.
-      origin = .installed { [weak host] in
-        guard let host, proxy.hooks.isEmpty else { return }
+    attachment.release = { [weak host] attachment in
+      guard let host else { return }
+      host.delegateSlot.removeObserver(observer)
+      // A guest proxy is AutoTrack's own; it goes when no one else hooked it. One the app installed
+      // (the slot returned it to a guest install) stays with the app's hooks.
+      if let proxy = attachment.proxy as? Proxy, proxy.hooks.isEmpty, host.delegateSlot.contains(proxy),
+        host.delegateSlot.isGuest(proxy)
+      {
         host.removeProxy(proxy)
       }
     }
-    return HostAttachment(host: host, tokens: tokens, origin: origin)
+    return attachment
   }
 
   /// Whether the host still exists; the hooks of a host that is gone went with its proxy.
@@ -65,13 +85,20 @@ struct HostAttachment {
   /// Whether the hooks are on `host`.
   func isAttached(to host: AnyObject) -> Bool { self.host === host }
 
-  /// Removes the tracker's hooks and, when the tracker installed the proxy and nobody else hooked it,
-  /// the proxy.
+  /// Removes the tracker's hooks, stops watching the slot and, when the proxy is AutoTrack's guest
+  /// and nobody else hooked it, takes it off the host.
   func detach() {
+    removeHooks()
+    release(self)
+    release = { _ in }
+    proxy = nil
+  }
+
+  private func removeHooks() {
     for token in tokens {
       // A proxy that is gone took the hook with it.
       _ = try? token.remove()
     }
-    if case .installed(let uninstall) = origin { uninstall() }
+    tokens = []
   }
 }

@@ -37,15 +37,19 @@ import Testing
     #expect(delegate.selections == [row, row])
   }
 
-  @Test func theAppsProxyInstalledAfterStartIsAutoTracksAndStaysForTheApp() throws {
+  @Test func theAppsProxyInstalledAfterStartTakesTheGuestsPlace() throws {
     let fixture = try TrackingFixture(start: false)
     let delegate = SelectionCountingDelegate()
     fixture.shop.list.delegate = delegate
     try fixture.tracker.start(fixture.app)
     let autoTracks = try #require(fixture.shop.list.installedProxy(ofType: ListViewDelegateProxy.self))
+    #expect(fixture.shop.list.delegateSlot.isGuest(autoTracks))
 
     let theirs = try fixture.shop.list.installProxy(ListViewDelegateProxy())
-    #expect(theirs === autoTracks, "installing a proxy type already installed returns it")
+    #expect(theirs !== autoTracks, "the app gets its own proxy, as it would without AutoTrack")
+    #expect(fixture.shop.list.delegateSlot.proxies.count == 1, "the guest proxy left")
+    #expect(theirs.hooks.count == 2, "AutoTrack's hooks moved to the app's proxy")
+    #expect(autoTracks.hooks.isEmpty)
     let theirHook = HookCounter()
     try theirs.hookAfter(\.didSelectRow) { _, _ in theirHook.increment() }
     try fixture.shop.list.tapRow(at: row)
