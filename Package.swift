@@ -24,6 +24,8 @@ let package = Package(
     .library(name: "HeadlessUI", targets: ["HeadlessUI"]),
     .library(name: "AutoTrack", targets: ["AutoTrack"]),
     .library(name: "CaptureStrategies", targets: ["CaptureStrategies"]),
+    // For the tests of apps that use AutoTrack: a manual clock and a recording sink.
+    .library(name: "AutoTrackTesting", targets: ["AutoTrackTesting"]),
     .executable(name: "proxy-bench", targets: ["ProxyBench"]),
     // The proxy generator: `swift package --allow-writing-to-package-directory generate-delegate-proxies
     // --target <Target>` in this package or in any package that depends on it.
@@ -88,10 +90,14 @@ let package = Package(
     // delivery tests and the examples. Not a product: nothing outside this
     // package should depend on it.
     .target(name: "LoopbackCollector", swiftSettings: upcomingFeatures),
-    // A manual `Clock` for the tests and the examples: time that moves only when told to. Not a
-    // product, like LoopbackCollector. Kept apart from DelegateProxyKitTestSupport because the
-    // examples link it, and they need a clock, not the tests' thread and log helpers.
-    .target(name: "ClockTestSupport", dependencies: ["DelegateProxyKitSupport"], swiftSettings: upcomingFeatures),
+    // What a user's tests need to drive AutoTrack: a manual `Clock` (time that moves only when told
+    // to) and a sink that records every event. A product; the examples use it too.
+    .target(
+      name: "AutoTrackTesting", dependencies: ["AutoTrack", "DelegateProxyKitSupport"], swiftSettings: upcomingFeatures
+    ),
+    // Re-exports AutoTrackTesting for the package's delivery tests and kill helper, which import
+    // it by its former name. Not a product.
+    .target(name: "ClockTestSupport", dependencies: ["AutoTrackTesting"], swiftSettings: upcomingFeatures),
     // The child process of the JSON Lines kill test (AutoTrackTests); the test
     // finds the binary next to the test bundle and kills it with SIGKILL. With
     // `--failing-disk` it runs the failing-disk test under a file-size limit.
@@ -130,7 +136,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "ListSelectionTracking",
-      dependencies: ["AutoTrack", "HeadlessUI", "ClockTestSupport"],
+      dependencies: ["AutoTrack", "HeadlessUI", "AutoTrackTesting"],
       path: "Examples/ListSelectionTracking",
       swiftSettings: upcomingFeatures
     ),
@@ -142,7 +148,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "ConfigDrivenTracking",
-      dependencies: ["AutoTrack", "HeadlessUI", "ClockTestSupport"],
+      dependencies: ["AutoTrack", "HeadlessUI", "AutoTrackTesting"],
       path: "Examples/ConfigDrivenTracking",
       // The rules files are read at run time by path (relative to #filePath), not bundled resources.
       exclude: ["rules.json", "rules.plist"],
@@ -185,7 +191,7 @@ let package = Package(
       name: "AutoTrackTests",
       dependencies: [
         "AutoTrack", "HeadlessUI", "DelegateProxyKit", "DelegateProxyKitSupport", "DelegateProxyKitTestSupport",
-        "LoopbackCollector", "ClockTestSupport",
+        "LoopbackCollector", "ClockTestSupport", "AutoTrackTesting",
       ],
       // Example rules files the tests read by path (relative to #filePath), not bundled resources.
       exclude: ["Resources"],

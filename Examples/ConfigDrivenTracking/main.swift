@@ -5,7 +5,7 @@
 //   swift run ConfigDrivenTracking
 
 import AutoTrack
-import ClockTestSupport
+import AutoTrackTesting
 import Foundation
 import HeadlessUI
 import Synchronization
@@ -96,7 +96,7 @@ print("   after fixing the typo: \(remaining.count) problem(s)")
 // MARK: 3. Track under the fixed rules, with debug mode on
 
 let clock = ManualClock()
-let sink = InMemorySink()
+let sink = RecordingSink()
 // Debug mode: `.standardOutput` prints each line; this output also counts the captures.
 let captureCount = Atomic<Int>(0)
 let debug = DebugOutput { entry in

@@ -4,7 +4,7 @@
 //   swift run ListSelectionTracking
 
 import AutoTrack
-import ClockTestSupport
+import AutoTrackTesting
 import Foundation
 import HeadlessUI
 import Synchronization

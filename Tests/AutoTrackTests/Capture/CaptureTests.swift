@@ -1,5 +1,5 @@
 import AutoTrack
-import ClockTestSupport
+import AutoTrackTesting
 import DelegateProxyKit
 import DelegateProxyKitSupport
 import Foundation

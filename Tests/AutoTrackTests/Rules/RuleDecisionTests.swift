@@ -1,5 +1,5 @@
 import AutoTrack
-import ClockTestSupport
+import AutoTrackTesting
 import Foundation
 import HeadlessUI
 import Testing
