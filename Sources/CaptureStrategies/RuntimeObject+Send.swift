@@ -375,3 +375,21 @@ extension RuntimeObject {
 func entries<Frame>(_ frame: UnsafePointer<Frame>) -> UnsafePointer<ArgumentEntry> {
   UnsafeRawPointer(frame).assumingMemoryBound(to: ArgumentEntry.self)
 }
+
+extension RuntimeObject {
+  /// Refuses a send whose result type would come from the context instead of `returning:`.
+  ///
+  /// `let name: String = try object.send(selector, 5)` has no overload to call: a send without
+  /// `returning:` expects no result. This declaration exists only so that the compiler says so,
+  /// naming `returning:`, for every arity and for the `try?` spelling, instead of a type mismatch
+  /// on `()`. It can never be called.
+  @available(
+    *, unavailable,
+    message: "name the result type with 'returning:', e.g. send(selector, arguments…, returning: String.self)"
+  )
+  public func send<each Argument, Result>(_ selector: RuntimeSelector, _ arguments: repeat each Argument) throws
+    -> Result
+  {
+    fatalError("unavailable")
+  }
+}
