@@ -36,7 +36,8 @@ import Testing
   func hooksCountBytes() async throws {
     let traces = TraceLog()
     let run = SessionRun(
-      responses: [.redirect(status: 302, location: "/moved"), .hugeBody(byteCount: 20_000)], recorderType: DataSessionRecorder.self)
+      responses: [.redirect(status: 302, location: "/moved"), .hugeBody(byteCount: 20_000)],
+      recorderType: DataSessionRecorder.self)
     let result = try await run.run(
       wrap: { recorder in
         let proxy = URLSessionDataDelegateProxy(forwardee: recorder as? DataSessionRecorder, retainsForwardee: true)
@@ -56,5 +57,53 @@ import Testing
     #expect(bytes.reduce(0, +) == 20_000)
     #expect(
       result.events == ["redirect 302 to /moved", "response 200", "data 20000", "complete 200 error 0", "invalid 0"])
+  }
+}
+
+/// A proxy whose forwardee is gone still answers URLSession's questions: each requirement that
+/// returns nothing runs Foundation's default implementation, which calls the completion handler,
+/// so the session follows the redirect, takes the response and ends the task instead of waiting
+/// forever for an answer.
+@Suite struct URLSessionProxyWithoutForwardeeTests {
+  @Test("without a forwardee the data proxy answers with Foundation's defaults and the task ends")
+  func defaultsAnswerTheSession() async throws {
+    let collector = try LoopbackCollector()
+    defer { collector.stop() }
+    collector.enqueue(.redirect(status: 302, location: "/moved"), .hugeBody(byteCount: 4_000))
+    let proxy = URLSessionDataDelegateProxy()
+    let traces = TraceLog()
+    let ends = AsyncStream<Int>.makeStream()
+    try proxy.hookBefore(\.urlSessionTask.taskWillPerformHTTPRedirection) { _, _, response, _, _ in
+      traces.append("redirect \(response.statusCode)")
+    }
+    try proxy.hookBefore(\.dataTaskDidReceiveCompletionHandler) { _, _, response, _ in
+      traces.append("status \((response as? HTTPURLResponse)?.statusCode ?? 0)")
+    }
+    try proxy.hookAfter(\.urlSessionTask.taskDidCompleteWithError) { _, task, error in
+      traces.append("complete \((task.response as? HTTPURLResponse)?.statusCode ?? 0) error \(error == nil ? 0 : 1)")
+      ends.continuation.yield(task.taskIdentifier)
+    }
+    let session = URLSession(configuration: .ephemeral, delegate: proxy, delegateQueue: nil)
+    defer { session.invalidateAndCancel() }
+    let task = session.dataTask(with: URLSessionTaskProxyTests.request(collector, "/start"))
+    task.resume()
+    // Bounded by a generous deadline, awaited: before the defaults ran, the task waited forever
+    // for the redirect's completion handler.
+    let ended = await withTaskGroup(of: Int?.self) { group in
+      group.addTask {
+        for await identifier in ends.stream { return identifier }
+        return nil
+      }
+      group.addTask {
+        try? await Task.sleep(for: .seconds(120))
+        return nil
+      }
+      let first = await group.next() ?? nil
+      group.cancelAll()
+      return first
+    }
+    #expect(ended == task.taskIdentifier, "the task never ended: \(traces.lines)")
+    #expect(traces.lines == ["redirect 302", "status 200", "complete 200 error 0"])
+    #expect(collector.requests.map(\.path) == ["/start", "/moved"])
   }
 }

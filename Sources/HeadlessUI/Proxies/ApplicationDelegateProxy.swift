@@ -9,7 +9,8 @@ import DelegateProxyKit
 /// A proxy for ``ApplicationDelegate``: passes every call on to its forwardee unchanged and runs the hooks
 /// installed on it.
 ///
-/// Every method returns nothing, so without a forwardee a call only runs its hooks.
+/// Every method returns nothing; without a forwardee, a call runs its hooks and then the protocol extension's
+/// default where there is one.
 ///
 /// ```swift
 /// let proxy = ApplicationDelegateProxy(forwardee: delegate)
@@ -40,15 +41,28 @@ public final class ApplicationDelegateProxy: DelegateProxy<any ApplicationDelega
     get { target }
     set { target = newValue }
   }
+
+  /// A delegate that implements only what no protocol extension implements, so its methods answer with the
+  /// protocol's default implementations: what the proxy answers without a forwardee.
+  private final class ProtocolDefaults: ApplicationDelegate {}
+  @MainActor private static let protocolDefaults = ProtocolDefaults()
 }
 
 extension ApplicationDelegateProxy: ApplicationDelegate {
-  /// Forwards `application(_:willSendAction:)`; without a forwardee, only the hooks run.
+  /// Forwards `application(_:willSendAction:)`; without a forwardee, the hooks and the protocol's default
+  /// run.
   public func application(_ application: Application, willSendAction action: SentAction) {
-    forward(Self.methods.willSendAction, application, action) { $0.application($1, willSendAction: $2) }
+    forward(
+      Self.methods.willSendAction, application, action,
+      orElse: Self.protocolDefaults.application(application, willSendAction: action)
+    ) { $0.application($1, willSendAction: $2) }
   }
-  /// Forwards `application(_:screen:didReach:)`; without a forwardee, only the hooks run.
+  /// Forwards `application(_:screen:didReach:)`; without a forwardee, the hooks and the protocol's default
+  /// run.
   public func application(_ application: Application, screen: Screen, didReach event: ScreenLifecycleEvent) {
-    forward(Self.methods.screenDidReach, application, screen, event) { $0.application($1, screen: $2, didReach: $3) }
+    forward(
+      Self.methods.screenDidReach, application, screen, event,
+      orElse: Self.protocolDefaults.application(application, screen: screen, didReach: event)
+    ) { $0.application($1, screen: $2, didReach: $3) }
   }
 }

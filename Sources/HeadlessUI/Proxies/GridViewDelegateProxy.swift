@@ -10,8 +10,9 @@ import Foundation
 /// A proxy for ``GridViewDelegate``: passes every call on to its forwardee unchanged and runs the hooks
 /// installed on it.
 ///
-/// Without a forwardee, a method that returns nothing only runs its hooks; one that returns a value answers
-/// with the protocol extension's default implementation where there is one.
+/// Without a forwardee, a method that returns nothing runs its hooks and the protocol extension's default
+/// where there is one; one that returns a value answers with the protocol extension's default implementation
+/// where there is one.
 ///
 /// ```swift
 /// let proxy = GridViewDelegateProxy(forwardee: delegate)
@@ -76,9 +77,12 @@ extension GridViewDelegateProxy: GridViewDelegate {
       orElse: Self.protocolDefaults.gridView(gridView, shouldSelectItemAt: indexPath)
     ) { $0.gridView($1, shouldSelectItemAt: $2) }
   }
-  /// Forwards `gridView(_:didSelectItemAt:)`; without a forwardee, only the hooks run.
+  /// Forwards `gridView(_:didSelectItemAt:)`; without a forwardee, the hooks and the protocol's default run.
   public func gridView(_ gridView: GridView, didSelectItemAt indexPath: IndexPath) {
-    forward(Self.methods.didSelectItem, gridView, indexPath) { $0.gridView($1, didSelectItemAt: $2) }
+    forward(
+      Self.methods.didSelectItem, gridView, indexPath,
+      orElse: Self.protocolDefaults.gridView(gridView, didSelectItemAt: indexPath)
+    ) { $0.gridView($1, didSelectItemAt: $2) }
   }
   /// Forwards `gridView(_:shouldDeselectItemAt:)`; without a forwardee, the protocol's default answers.
   public func gridView(_ gridView: GridView, shouldDeselectItemAt indexPath: IndexPath) -> Bool {
@@ -87,9 +91,13 @@ extension GridViewDelegateProxy: GridViewDelegate {
       orElse: Self.protocolDefaults.gridView(gridView, shouldDeselectItemAt: indexPath)
     ) { $0.gridView($1, shouldDeselectItemAt: $2) }
   }
-  /// Forwards `gridView(_:didDeselectItemAt:)`; without a forwardee, only the hooks run.
+  /// Forwards `gridView(_:didDeselectItemAt:)`; without a forwardee, the hooks and the protocol's default
+  /// run.
   public func gridView(_ gridView: GridView, didDeselectItemAt indexPath: IndexPath) {
-    forward(Self.methods.didDeselectItem, gridView, indexPath) { $0.gridView($1, didDeselectItemAt: $2) }
+    forward(
+      Self.methods.didDeselectItem, gridView, indexPath,
+      orElse: Self.protocolDefaults.gridView(gridView, didDeselectItemAt: indexPath)
+    ) { $0.gridView($1, didDeselectItemAt: $2) }
   }
   /// Forwards `gridView(_:sizeForItemAt:)`; without a forwardee, the protocol's default answers.
   public func gridView(_ gridView: GridView, sizeForItemAt indexPath: IndexPath) -> Size? {
@@ -98,22 +106,34 @@ extension GridViewDelegateProxy: GridViewDelegate {
       orElse: Self.protocolDefaults.gridView(gridView, sizeForItemAt: indexPath)
     ) { $0.gridView($1, sizeForItemAt: $2) }
   }
-  /// Forwards `gridView(_:willDisplay:forItemAt:)`; without a forwardee, only the hooks run.
+  /// Forwards `gridView(_:willDisplay:forItemAt:)`; without a forwardee, the hooks and the protocol's default
+  /// run.
   public func gridView(_ gridView: GridView, willDisplay cell: GridCell, forItemAt indexPath: IndexPath) {
-    forward(Self.methods.willDisplayCell, gridView, cell, indexPath) { $0.gridView($1, willDisplay: $2, forItemAt: $3) }
+    forward(
+      Self.methods.willDisplayCell, gridView, cell, indexPath,
+      orElse: Self.protocolDefaults.gridView(gridView, willDisplay: cell, forItemAt: indexPath)
+    ) { $0.gridView($1, willDisplay: $2, forItemAt: $3) }
   }
-  /// Forwards `scrollViewDidScroll(_:)`; without a forwardee, only the hooks run.
+  /// Forwards `scrollViewDidScroll(_:)`; without a forwardee, the hooks and the protocol's default run.
   public func scrollViewDidScroll(_ scrollView: ScrollableView) {
-    forward(Self.methods.scroll.didScroll, scrollView) { $0.scrollViewDidScroll($1) }
-  }
-  /// Forwards `scrollViewWillBeginDragging(_:)`; without a forwardee, only the hooks run.
-  public func scrollViewWillBeginDragging(_ scrollView: ScrollableView) {
-    forward(Self.methods.scroll.willBeginDragging, scrollView) { $0.scrollViewWillBeginDragging($1) }
-  }
-  /// Forwards `scrollViewDidEndDragging(_:willDecelerate:)`; without a forwardee, only the hooks run.
-  public func scrollViewDidEndDragging(_ scrollView: ScrollableView, willDecelerate decelerate: Bool) {
-    forward(Self.methods.scroll.didEndDragging, scrollView, decelerate) {
-      $0.scrollViewDidEndDragging($1, willDecelerate: $2)
+    forward(Self.methods.scroll.didScroll, scrollView, orElse: Self.protocolDefaults.scrollViewDidScroll(scrollView)) {
+      $0.scrollViewDidScroll($1)
     }
+  }
+  /// Forwards `scrollViewWillBeginDragging(_:)`; without a forwardee, the hooks and the protocol's default
+  /// run.
+  public func scrollViewWillBeginDragging(_ scrollView: ScrollableView) {
+    forward(
+      Self.methods.scroll.willBeginDragging, scrollView,
+      orElse: Self.protocolDefaults.scrollViewWillBeginDragging(scrollView)
+    ) { $0.scrollViewWillBeginDragging($1) }
+  }
+  /// Forwards `scrollViewDidEndDragging(_:willDecelerate:)`; without a forwardee, the hooks and the
+  /// protocol's default run.
+  public func scrollViewDidEndDragging(_ scrollView: ScrollableView, willDecelerate decelerate: Bool) {
+    forward(
+      Self.methods.scroll.didEndDragging, scrollView, decelerate,
+      orElse: Self.protocolDefaults.scrollViewDidEndDragging(scrollView, willDecelerate: decelerate)
+    ) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
   }
 }

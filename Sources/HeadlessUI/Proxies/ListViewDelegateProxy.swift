@@ -10,8 +10,9 @@ import Foundation
 /// A proxy for ``ListViewDelegate``: passes every call on to its forwardee unchanged and runs the hooks
 /// installed on it.
 ///
-/// Without a forwardee, a method that returns nothing only runs its hooks; one that returns a value answers
-/// with the protocol extension's default implementation where there is one.
+/// Without a forwardee, a method that returns nothing runs its hooks and the protocol extension's default
+/// where there is one; one that returns a value answers with the protocol extension's default implementation
+/// where there is one.
 ///
 /// ```swift
 /// let proxy = ListViewDelegateProxy(forwardee: delegate)
@@ -76,9 +77,12 @@ extension ListViewDelegateProxy: ListViewDelegate {
       orElse: Self.protocolDefaults.listView(listView, willSelectRowAt: indexPath)
     ) { $0.listView($1, willSelectRowAt: $2) }
   }
-  /// Forwards `listView(_:didSelectRowAt:)`; without a forwardee, only the hooks run.
+  /// Forwards `listView(_:didSelectRowAt:)`; without a forwardee, the hooks and the protocol's default run.
   public func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {
-    forward(Self.methods.didSelectRow, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
+    forward(
+      Self.methods.didSelectRow, listView, indexPath,
+      orElse: Self.protocolDefaults.listView(listView, didSelectRowAt: indexPath)
+    ) { $0.listView($1, didSelectRowAt: $2) }
   }
   /// Forwards `listView(_:willDeselectRowAt:)`; without a forwardee, the protocol's default answers.
   public func listView(_ listView: ListView, willDeselectRowAt indexPath: IndexPath) -> IndexPath? {
@@ -87,9 +91,12 @@ extension ListViewDelegateProxy: ListViewDelegate {
       orElse: Self.protocolDefaults.listView(listView, willDeselectRowAt: indexPath)
     ) { $0.listView($1, willDeselectRowAt: $2) }
   }
-  /// Forwards `listView(_:didDeselectRowAt:)`; without a forwardee, only the hooks run.
+  /// Forwards `listView(_:didDeselectRowAt:)`; without a forwardee, the hooks and the protocol's default run.
   public func listView(_ listView: ListView, didDeselectRowAt indexPath: IndexPath) {
-    forward(Self.methods.didDeselectRow, listView, indexPath) { $0.listView($1, didDeselectRowAt: $2) }
+    forward(
+      Self.methods.didDeselectRow, listView, indexPath,
+      orElse: Self.protocolDefaults.listView(listView, didDeselectRowAt: indexPath)
+    ) { $0.listView($1, didDeselectRowAt: $2) }
   }
   /// Forwards `listView(_:heightForRowAt:)`; without a forwardee, the protocol's default answers.
   public func listView(_ listView: ListView, heightForRowAt indexPath: IndexPath) -> Double? {
@@ -98,22 +105,34 @@ extension ListViewDelegateProxy: ListViewDelegate {
       orElse: Self.protocolDefaults.listView(listView, heightForRowAt: indexPath)
     ) { $0.listView($1, heightForRowAt: $2) }
   }
-  /// Forwards `listView(_:willDisplay:forRowAt:)`; without a forwardee, only the hooks run.
+  /// Forwards `listView(_:willDisplay:forRowAt:)`; without a forwardee, the hooks and the protocol's default
+  /// run.
   public func listView(_ listView: ListView, willDisplay cell: ListCell, forRowAt indexPath: IndexPath) {
-    forward(Self.methods.willDisplayCell, listView, cell, indexPath) { $0.listView($1, willDisplay: $2, forRowAt: $3) }
+    forward(
+      Self.methods.willDisplayCell, listView, cell, indexPath,
+      orElse: Self.protocolDefaults.listView(listView, willDisplay: cell, forRowAt: indexPath)
+    ) { $0.listView($1, willDisplay: $2, forRowAt: $3) }
   }
-  /// Forwards `scrollViewDidScroll(_:)`; without a forwardee, only the hooks run.
+  /// Forwards `scrollViewDidScroll(_:)`; without a forwardee, the hooks and the protocol's default run.
   public func scrollViewDidScroll(_ scrollView: ScrollableView) {
-    forward(Self.methods.scroll.didScroll, scrollView) { $0.scrollViewDidScroll($1) }
-  }
-  /// Forwards `scrollViewWillBeginDragging(_:)`; without a forwardee, only the hooks run.
-  public func scrollViewWillBeginDragging(_ scrollView: ScrollableView) {
-    forward(Self.methods.scroll.willBeginDragging, scrollView) { $0.scrollViewWillBeginDragging($1) }
-  }
-  /// Forwards `scrollViewDidEndDragging(_:willDecelerate:)`; without a forwardee, only the hooks run.
-  public func scrollViewDidEndDragging(_ scrollView: ScrollableView, willDecelerate decelerate: Bool) {
-    forward(Self.methods.scroll.didEndDragging, scrollView, decelerate) {
-      $0.scrollViewDidEndDragging($1, willDecelerate: $2)
+    forward(Self.methods.scroll.didScroll, scrollView, orElse: Self.protocolDefaults.scrollViewDidScroll(scrollView)) {
+      $0.scrollViewDidScroll($1)
     }
+  }
+  /// Forwards `scrollViewWillBeginDragging(_:)`; without a forwardee, the hooks and the protocol's default
+  /// run.
+  public func scrollViewWillBeginDragging(_ scrollView: ScrollableView) {
+    forward(
+      Self.methods.scroll.willBeginDragging, scrollView,
+      orElse: Self.protocolDefaults.scrollViewWillBeginDragging(scrollView)
+    ) { $0.scrollViewWillBeginDragging($1) }
+  }
+  /// Forwards `scrollViewDidEndDragging(_:willDecelerate:)`; without a forwardee, the hooks and the
+  /// protocol's default run.
+  public func scrollViewDidEndDragging(_ scrollView: ScrollableView, willDecelerate decelerate: Bool) {
+    forward(
+      Self.methods.scroll.didEndDragging, scrollView, decelerate,
+      orElse: Self.protocolDefaults.scrollViewDidEndDragging(scrollView, willDecelerate: decelerate)
+    ) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
   }
 }

@@ -9,7 +9,8 @@ import DelegateProxyKit
 /// A proxy for ``ScreenLifecycleDelegate``: passes every call on to its forwardee unchanged and runs the
 /// hooks installed on it.
 ///
-/// Every method returns nothing, so without a forwardee a call only runs its hooks.
+/// Every method returns nothing; without a forwardee, a call runs its hooks and then the protocol extension's
+/// default where there is one.
 ///
 /// ```swift
 /// let proxy = ScreenLifecycleDelegateProxy(forwardee: delegate)
@@ -43,23 +44,36 @@ public final class ScreenLifecycleDelegateProxy: DelegateProxy<any ScreenLifecyc
     get { target }
     set { target = newValue }
   }
+
+  /// A delegate that implements only what no protocol extension implements, so its methods answer with the
+  /// protocol's default implementations: what the proxy answers without a forwardee.
+  private final class ProtocolDefaults: ScreenLifecycleDelegate {}
+  @MainActor private static let protocolDefaults = ProtocolDefaults()
 }
 
 extension ScreenLifecycleDelegateProxy: ScreenLifecycleDelegate {
-  /// Forwards `screenWillAppear(_:)`; without a forwardee, only the hooks run.
+  /// Forwards `screenWillAppear(_:)`; without a forwardee, the hooks and the protocol's default run.
   public func screenWillAppear(_ screen: Screen) {
-    forward(Self.methods.willAppear, screen) { $0.screenWillAppear($1) }
+    forward(Self.methods.willAppear, screen, orElse: Self.protocolDefaults.screenWillAppear(screen)) {
+      $0.screenWillAppear($1)
+    }
   }
-  /// Forwards `screenDidAppear(_:)`; without a forwardee, only the hooks run.
+  /// Forwards `screenDidAppear(_:)`; without a forwardee, the hooks and the protocol's default run.
   public func screenDidAppear(_ screen: Screen) {
-    forward(Self.methods.didAppear, screen) { $0.screenDidAppear($1) }
+    forward(Self.methods.didAppear, screen, orElse: Self.protocolDefaults.screenDidAppear(screen)) {
+      $0.screenDidAppear($1)
+    }
   }
-  /// Forwards `screenWillDisappear(_:)`; without a forwardee, only the hooks run.
+  /// Forwards `screenWillDisappear(_:)`; without a forwardee, the hooks and the protocol's default run.
   public func screenWillDisappear(_ screen: Screen) {
-    forward(Self.methods.willDisappear, screen) { $0.screenWillDisappear($1) }
+    forward(Self.methods.willDisappear, screen, orElse: Self.protocolDefaults.screenWillDisappear(screen)) {
+      $0.screenWillDisappear($1)
+    }
   }
-  /// Forwards `screenDidDisappear(_:)`; without a forwardee, only the hooks run.
+  /// Forwards `screenDidDisappear(_:)`; without a forwardee, the hooks and the protocol's default run.
   public func screenDidDisappear(_ screen: Screen) {
-    forward(Self.methods.didDisappear, screen) { $0.screenDidDisappear($1) }
+    forward(Self.methods.didDisappear, screen, orElse: Self.protocolDefaults.screenDidDisappear(screen)) {
+      $0.screenDidDisappear($1)
+    }
   }
 }

@@ -9,7 +9,8 @@ import DelegateProxyKit
 /// A proxy for ``ScrollViewDelegate``: passes every call on to its forwardee unchanged and runs the hooks
 /// installed on it.
 ///
-/// Every method returns nothing, so without a forwardee a call only runs its hooks.
+/// Every method returns nothing; without a forwardee, a call runs its hooks and then the protocol extension's
+/// default where there is one.
 ///
 /// ```swift
 /// let proxy = ScrollViewDelegateProxy(forwardee: delegate)
@@ -42,19 +43,33 @@ public final class ScrollViewDelegateProxy: DelegateProxy<any ScrollViewDelegate
     get { target }
     set { target = newValue }
   }
+
+  /// A delegate that implements only what no protocol extension implements, so its methods answer with the
+  /// protocol's default implementations: what the proxy answers without a forwardee.
+  private final class ProtocolDefaults: ScrollViewDelegate {}
+  @MainActor private static let protocolDefaults = ProtocolDefaults()
 }
 
 extension ScrollViewDelegateProxy: ScrollViewDelegate {
-  /// Forwards `scrollViewDidScroll(_:)`; without a forwardee, only the hooks run.
+  /// Forwards `scrollViewDidScroll(_:)`; without a forwardee, the hooks and the protocol's default run.
   public func scrollViewDidScroll(_ scrollView: ScrollableView) {
-    forward(Self.methods.didScroll, scrollView) { $0.scrollViewDidScroll($1) }
+    forward(Self.methods.didScroll, scrollView, orElse: Self.protocolDefaults.scrollViewDidScroll(scrollView)) {
+      $0.scrollViewDidScroll($1)
+    }
   }
-  /// Forwards `scrollViewWillBeginDragging(_:)`; without a forwardee, only the hooks run.
+  /// Forwards `scrollViewWillBeginDragging(_:)`; without a forwardee, the hooks and the protocol's default
+  /// run.
   public func scrollViewWillBeginDragging(_ scrollView: ScrollableView) {
-    forward(Self.methods.willBeginDragging, scrollView) { $0.scrollViewWillBeginDragging($1) }
+    forward(
+      Self.methods.willBeginDragging, scrollView, orElse: Self.protocolDefaults.scrollViewWillBeginDragging(scrollView)
+    ) { $0.scrollViewWillBeginDragging($1) }
   }
-  /// Forwards `scrollViewDidEndDragging(_:willDecelerate:)`; without a forwardee, only the hooks run.
+  /// Forwards `scrollViewDidEndDragging(_:willDecelerate:)`; without a forwardee, the hooks and the
+  /// protocol's default run.
   public func scrollViewDidEndDragging(_ scrollView: ScrollableView, willDecelerate decelerate: Bool) {
-    forward(Self.methods.didEndDragging, scrollView, decelerate) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
+    forward(
+      Self.methods.didEndDragging, scrollView, decelerate,
+      orElse: Self.protocolDefaults.scrollViewDidEndDragging(scrollView, willDecelerate: decelerate)
+    ) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
   }
 }

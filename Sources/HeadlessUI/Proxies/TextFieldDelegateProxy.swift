@@ -9,8 +9,9 @@ import DelegateProxyKit
 /// A proxy for ``TextFieldDelegate``: passes every call on to its forwardee unchanged and runs the hooks
 /// installed on it.
 ///
-/// Without a forwardee, a method that returns nothing only runs its hooks; one that returns a value answers
-/// with the protocol extension's default implementation where there is one.
+/// Without a forwardee, a method that returns nothing runs its hooks and the protocol extension's default
+/// where there is one; one that returns a value answers with the protocol extension's default implementation
+/// where there is one.
 ///
 /// ```swift
 /// let proxy = TextFieldDelegateProxy(forwardee: delegate)
@@ -61,9 +62,11 @@ extension TextFieldDelegateProxy: TextFieldDelegate {
       Self.methods.shouldBeginEditing, textField, orElse: Self.protocolDefaults.textFieldShouldBeginEditing(textField)
     ) { $0.textFieldShouldBeginEditing($1) }
   }
-  /// Forwards `textFieldDidBeginEditing(_:)`; without a forwardee, only the hooks run.
+  /// Forwards `textFieldDidBeginEditing(_:)`; without a forwardee, the hooks and the protocol's default run.
   public func textFieldDidBeginEditing(_ textField: TextField) {
-    forward(Self.methods.didBeginEditing, textField) { $0.textFieldDidBeginEditing($1) }
+    forward(
+      Self.methods.didBeginEditing, textField, orElse: Self.protocolDefaults.textFieldDidBeginEditing(textField)
+    ) { $0.textFieldDidBeginEditing($1) }
   }
   /// Forwards `textField(_:shouldChangeCharactersIn:replacementString:)`; without a forwardee, the protocol's
   /// default answers.
@@ -81,8 +84,10 @@ extension TextFieldDelegateProxy: TextFieldDelegate {
       $0.textFieldShouldReturn($1)
     }
   }
-  /// Forwards `textFieldDidEndEditing(_:)`; without a forwardee, only the hooks run.
+  /// Forwards `textFieldDidEndEditing(_:)`; without a forwardee, the hooks and the protocol's default run.
   public func textFieldDidEndEditing(_ textField: TextField) {
-    forward(Self.methods.didEndEditing, textField) { $0.textFieldDidEndEditing($1) }
+    forward(Self.methods.didEndEditing, textField, orElse: Self.protocolDefaults.textFieldDidEndEditing(textField)) {
+      $0.textFieldDidEndEditing($1)
+    }
   }
 }

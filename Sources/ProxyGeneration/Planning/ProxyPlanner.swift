@@ -48,9 +48,11 @@ package struct ProxyPlanner: Sendable {
       let requirement = forwards[index].requirement
       let defaults = defaultImplementation(of: requirement, ancestors: Array(ancestors.values))
       forwards[index].hasInheritedDefault = defaults != nil
-      if requirement.result.isVoid {
+      if requirement.result.isVoid && (requirement.accessor != nil || !(defaults?.callable ?? false)) {
         forwards[index].fallback = .none
       } else if let defaults, defaults.callable {
+        // A method that returns nothing runs its default too: the default may have a duty to the
+        // host, such as calling the completion handler URLSession waits for.
         forwards[index].fallback = .defaultImplementation
         forwards[index].defaultThrows = defaults.throws
         forwards[index].defaultIsAsync = defaults.isAsync

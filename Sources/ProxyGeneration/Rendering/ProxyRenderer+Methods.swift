@@ -93,6 +93,8 @@ extension ProxyRenderer {
     switch forward.fallback {
     case .none:
       return "Forwards \(selector); without a forwardee, only the hooks run."
+    case .defaultImplementation where forward.requirement.result.isVoid:
+      return "Forwards \(selector); without a forwardee, the hooks and the protocol's default run."
     case .defaultImplementation:
       return "Forwards \(selector); without a forwardee, the protocol's default answers."
     case .nil:

@@ -133,8 +133,17 @@ package struct ProxyRenderer: Sendable {
       "A proxy for \(name): passes every call on to its forwardee unchanged and runs the hooks installed on it."
     ]
     let fallbacks = plan.forwards.map(\.fallback)
+    let voidDefaults = plan.forwards.contains { $0.fallback == .defaultImplementation && $0.requirement.result.isVoid }
+    let voidAnswer =
+      voidDefaults
+      ? "a method that returns nothing runs its hooks and the protocol extension's default where there is one"
+      : "a method that returns nothing only runs its hooks"
     if fallbacks.allSatisfy({ $0 == .none }) {
       paragraphs.append("Every method returns nothing, so without a forwardee a call only runs its hooks.")
+    } else if plan.forwards.allSatisfy({ $0.requirement.result.isVoid }) {
+      paragraphs.append(
+        "Every method returns nothing; without a forwardee, a call runs its hooks and then the protocol "
+          + "extension's default where there is one.")
     } else {
       var answers: [String] = []
       if fallbacks.contains(.defaultImplementation) {
@@ -150,8 +159,7 @@ package struct ProxyRenderer: Sendable {
         : answers.dropLast().joined(separator: ", ") + (answers.count > 2 ? "," : "") + " and "
           + answers[answers.count - 1]
       paragraphs.append(
-        "Without a forwardee, a method that returns nothing only runs its hooks; one that returns a value answers "
-          + "with \(list).")
+        "Without a forwardee, \(voidAnswer); one that returns a value answers with \(list).")
     }
     if let example = plan.forwards.first {
       let names = example.requirement.parameters.map(\.name.swiftIdentifier)

@@ -10,7 +10,8 @@ import Foundation
 /// A proxy for `StreamDelegate`: passes every call on to its forwardee unchanged and runs the hooks installed
 /// on it.
 ///
-/// Every method returns nothing, so without a forwardee a call only runs its hooks.
+/// Every method returns nothing; without a forwardee, a call runs its hooks and then the protocol extension's
+/// default where there is one.
 ///
 /// ```swift
 /// let proxy = StreamDelegateProxy(forwardee: delegate)
@@ -38,11 +39,18 @@ final class StreamDelegateProxy: DelegateProxy<any StreamDelegate>, TypedDelegat
     get { target }
     set { target = newValue }
   }
+
+  /// A delegate that implements only what no protocol extension implements, so its methods answer with the
+  /// protocol's default implementations: what the proxy answers without a forwardee.
+  private final class ProtocolDefaults: StreamDelegate, Sendable {}
+  private static let protocolDefaults = ProtocolDefaults()
 }
 
 extension StreamDelegateProxy: StreamDelegate {
-  /// Forwards `stream(_:handle:)`; without a forwardee, only the hooks run.
+  /// Forwards `stream(_:handle:)`; without a forwardee, the hooks and the protocol's default run.
   func stream(_ aStream: Stream, handle eventCode: Stream.Event) {
-    forward(Self.methods.handle, aStream, eventCode) { $0.stream($1, handle: $2) }
+    forward(Self.methods.handle, aStream, eventCode, orElse: Self.protocolDefaults.stream(aStream, handle: eventCode)) {
+      $0.stream($1, handle: $2)
+    }
   }
 }

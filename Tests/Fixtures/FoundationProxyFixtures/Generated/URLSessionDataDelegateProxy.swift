@@ -14,7 +14,8 @@ import Foundation
 /// A proxy for `URLSessionDataDelegate`: passes every call on to its forwardee unchanged and runs the hooks
 /// installed on it.
 ///
-/// Every method returns nothing, so without a forwardee a call only runs its hooks.
+/// Every method returns nothing; without a forwardee, a call runs its hooks and then the protocol extension's
+/// default where there is one.
 ///
 /// ```swift
 /// let proxy = URLSessionDataDelegateProxy(forwardee: delegate)
@@ -63,121 +64,157 @@ final class URLSessionDataDelegateProxy: SendableDelegateProxy<any URLSessionDat
     get { target }
     set { target = newValue }
   }
+
+  /// A delegate that implements only what no protocol extension implements, so its methods answer with the
+  /// protocol's default implementations: what the proxy answers without a forwardee.
+  private final class ProtocolDefaults: NSObject, URLSessionDataDelegate, Sendable {}
+  private static let protocolDefaults = ProtocolDefaults()
 }
 
 extension URLSessionDataDelegateProxy: URLSessionDataDelegate {
-  /// Forwards `urlSession(_:dataTask:didBecome:)`; without a forwardee, only the hooks run.
-  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didBecome downloadTask: URLSessionDownloadTask) {
-    forward(Self.methods.dataTaskDidBecomeURLSessionDownloadTask, session, dataTask, downloadTask) {
-      $0.urlSession($1, dataTask: $2, didBecome: $3)
-    }
-  }
-  /// Forwards `urlSession(_:dataTask:didBecome:)`; without a forwardee, only the hooks run.
-  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didBecome streamTask: URLSessionStreamTask) {
-    forward(Self.methods.dataTaskDidBecomeURLSessionStreamTask, session, dataTask, streamTask) {
-      $0.urlSession($1, dataTask: $2, didBecome: $3)
-    }
-  }
-  /// Forwards `urlSession(_:dataTask:didReceive:)`; without a forwardee, only the hooks run.
-  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    forward(Self.methods.dataTaskDidReceive, session, dataTask, data) {
-      $0.urlSession($1, dataTask: $2, didReceive: $3)
-    }
-  }
-  /// Forwards `urlSession(_:dataTask:didReceive:completionHandler:)`; without a forwardee, only the hooks
+  /// Forwards `urlSession(_:dataTask:didBecome:)`; without a forwardee, the hooks and the protocol's default
   /// run.
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didBecome downloadTask: URLSessionDownloadTask) {
+    forward(
+      Self.methods.dataTaskDidBecomeURLSessionDownloadTask, session, dataTask, downloadTask,
+      orElse: Self.protocolDefaults.urlSession(session, dataTask: dataTask, didBecome: downloadTask)
+    ) { $0.urlSession($1, dataTask: $2, didBecome: $3) }
+  }
+  /// Forwards `urlSession(_:dataTask:didBecome:)`; without a forwardee, the hooks and the protocol's default
+  /// run.
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didBecome streamTask: URLSessionStreamTask) {
+    forward(
+      Self.methods.dataTaskDidBecomeURLSessionStreamTask, session, dataTask, streamTask,
+      orElse: Self.protocolDefaults.urlSession(session, dataTask: dataTask, didBecome: streamTask)
+    ) { $0.urlSession($1, dataTask: $2, didBecome: $3) }
+  }
+  /// Forwards `urlSession(_:dataTask:didReceive:)`; without a forwardee, the hooks and the protocol's default
+  /// run.
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    forward(
+      Self.methods.dataTaskDidReceive, session, dataTask, data,
+      orElse: Self.protocolDefaults.urlSession(session, dataTask: dataTask, didReceive: data)
+    ) { $0.urlSession($1, dataTask: $2, didReceive: $3) }
+  }
+  /// Forwards `urlSession(_:dataTask:didReceive:completionHandler:)`; without a forwardee, the hooks and the
+  /// protocol's default run.
   func urlSession(
     _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
   ) {
-    forward(Self.methods.dataTaskDidReceiveCompletionHandler, session, dataTask, response, completionHandler) {
-      $0.urlSession($1, dataTask: $2, didReceive: $3, completionHandler: $4)
-    }
+    forward(
+      Self.methods.dataTaskDidReceiveCompletionHandler, session, dataTask, response, completionHandler,
+      orElse: Self.protocolDefaults.urlSession(
+        session, dataTask: dataTask, didReceive: response, completionHandler: completionHandler)
+    ) { $0.urlSession($1, dataTask: $2, didReceive: $3, completionHandler: $4) }
   }
-  /// Forwards `urlSession(_:dataTask:willCacheResponse:completionHandler:)`; without a forwardee, only the
-  /// hooks run.
+  /// Forwards `urlSession(_:dataTask:willCacheResponse:completionHandler:)`; without a forwardee, the hooks
+  /// and the protocol's default run.
   func urlSession(
     _ session: URLSession, dataTask: URLSessionDataTask, willCacheResponse proposedResponse: CachedURLResponse,
     completionHandler: @escaping @Sendable (CachedURLResponse?) -> Void
   ) {
-    forward(Self.methods.dataTaskWillCacheResponse, session, dataTask, proposedResponse, completionHandler) {
-      $0.urlSession($1, dataTask: $2, willCacheResponse: $3, completionHandler: $4)
-    }
+    forward(
+      Self.methods.dataTaskWillCacheResponse, session, dataTask, proposedResponse, completionHandler,
+      orElse: Self.protocolDefaults.urlSession(
+        session, dataTask: dataTask, willCacheResponse: proposedResponse, completionHandler: completionHandler)
+    ) { $0.urlSession($1, dataTask: $2, willCacheResponse: $3, completionHandler: $4) }
   }
-  /// Forwards `urlSession(_:task:didCompleteWithError:)`; without a forwardee, only the hooks run.
+  /// Forwards `urlSession(_:task:didCompleteWithError:)`; without a forwardee, the hooks and the protocol's
+  /// default run.
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-    forward(Self.methods.urlSessionTask.taskDidCompleteWithError, session, task, error) {
-      $0.urlSession($1, task: $2, didCompleteWithError: $3)
-    }
+    forward(
+      Self.methods.urlSessionTask.taskDidCompleteWithError, session, task, error,
+      orElse: Self.protocolDefaults.urlSession(session, task: task, didCompleteWithError: error)
+    ) { $0.urlSession($1, task: $2, didCompleteWithError: $3) }
   }
-  /// Forwards `urlSession(_:task:didFinishCollecting:)`; without a forwardee, only the hooks run.
+  /// Forwards `urlSession(_:task:didFinishCollecting:)`; without a forwardee, the hooks and the protocol's
+  /// default run.
   func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
-    forward(Self.methods.urlSessionTask.taskDidFinishCollecting, session, task, metrics) {
-      $0.urlSession($1, task: $2, didFinishCollecting: $3)
-    }
+    forward(
+      Self.methods.urlSessionTask.taskDidFinishCollecting, session, task, metrics,
+      orElse: Self.protocolDefaults.urlSession(session, task: task, didFinishCollecting: metrics)
+    ) { $0.urlSession($1, task: $2, didFinishCollecting: $3) }
   }
-  /// Forwards `urlSession(_:task:didReceive:completionHandler:)`; without a forwardee, only the hooks run.
+  /// Forwards `urlSession(_:task:didReceive:completionHandler:)`; without a forwardee, the hooks and the
+  /// protocol's default run.
   func urlSession(
     _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
   ) {
-    forward(Self.methods.urlSessionTask.taskDidReceive, session, task, challenge, completionHandler) {
-      $0.urlSession($1, task: $2, didReceive: $3, completionHandler: $4)
-    }
+    forward(
+      Self.methods.urlSessionTask.taskDidReceive, session, task, challenge, completionHandler,
+      orElse: Self.protocolDefaults.urlSession(
+        session, task: task, didReceive: challenge, completionHandler: completionHandler)
+    ) { $0.urlSession($1, task: $2, didReceive: $3, completionHandler: $4) }
   }
   /// Forwards `urlSession(_:task:didSendBodyData:totalBytesSent:totalBytesExpectedToSend:)`; without a
-  /// forwardee, only the hooks run.
+  /// forwardee, the hooks and the protocol's default run.
   func urlSession(
     _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
     totalBytesExpectedToSend: Int64
   ) {
     forward(
       Self.methods.urlSessionTask.taskDidSendBodyData, session, task, bytesSent, totalBytesSent,
-      totalBytesExpectedToSend
+      totalBytesExpectedToSend,
+      orElse: Self.protocolDefaults.urlSession(
+        session, task: task, didSendBodyData: bytesSent, totalBytesSent: totalBytesSent,
+        totalBytesExpectedToSend: totalBytesExpectedToSend)
     ) { $0.urlSession($1, task: $2, didSendBodyData: $3, totalBytesSent: $4, totalBytesExpectedToSend: $5) }
   }
-  /// Forwards `urlSession(_:task:needNewBodyStream:)`; without a forwardee, only the hooks run.
+  /// Forwards `urlSession(_:task:needNewBodyStream:)`; without a forwardee, the hooks and the protocol's
+  /// default run.
   func urlSession(
     _ session: URLSession, task: URLSessionTask,
     needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
   ) {
-    forward(Self.methods.urlSessionTask.taskNeedNewBodyStream, session, task, completionHandler) {
-      $0.urlSession($1, task: $2, needNewBodyStream: $3)
-    }
+    forward(
+      Self.methods.urlSessionTask.taskNeedNewBodyStream, session, task, completionHandler,
+      orElse: Self.protocolDefaults.urlSession(session, task: task, needNewBodyStream: completionHandler)
+    ) { $0.urlSession($1, task: $2, needNewBodyStream: $3) }
   }
-  /// Forwards `urlSession(_:task:willBeginDelayedRequest:completionHandler:)`; without a forwardee, only the
-  /// hooks run.
+  /// Forwards `urlSession(_:task:willBeginDelayedRequest:completionHandler:)`; without a forwardee, the hooks
+  /// and the protocol's default run.
   func urlSession(
     _ session: URLSession, task: URLSessionTask, willBeginDelayedRequest request: URLRequest,
     completionHandler: @escaping @Sendable (URLSession.DelayedRequestDisposition, URLRequest?) -> Void
   ) {
-    forward(Self.methods.urlSessionTask.taskWillBeginDelayedRequest, session, task, request, completionHandler) {
-      $0.urlSession($1, task: $2, willBeginDelayedRequest: $3, completionHandler: $4)
-    }
+    forward(
+      Self.methods.urlSessionTask.taskWillBeginDelayedRequest, session, task, request, completionHandler,
+      orElse: Self.protocolDefaults.urlSession(
+        session, task: task, willBeginDelayedRequest: request, completionHandler: completionHandler)
+    ) { $0.urlSession($1, task: $2, willBeginDelayedRequest: $3, completionHandler: $4) }
   }
   /// Forwards `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)`; without a
-  /// forwardee, only the hooks run.
+  /// forwardee, the hooks and the protocol's default run.
   func urlSession(
     _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
     forward(
-      Self.methods.urlSessionTask.taskWillPerformHTTPRedirection, session, task, response, request, completionHandler
+      Self.methods.urlSessionTask.taskWillPerformHTTPRedirection, session, task, response, request, completionHandler,
+      orElse: Self.protocolDefaults.urlSession(
+        session, task: task, willPerformHTTPRedirection: response, newRequest: request,
+        completionHandler: completionHandler)
     ) { $0.urlSession($1, task: $2, willPerformHTTPRedirection: $3, newRequest: $4, completionHandler: $5) }
   }
-  /// Forwards `urlSession(_:didBecomeInvalidWithError:)`; without a forwardee, only the hooks run.
+  /// Forwards `urlSession(_:didBecomeInvalidWithError:)`; without a forwardee, the hooks and the protocol's
+  /// default run.
   func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
-    forward(Self.methods.urlSessionTask.urlSession.didBecomeInvalidWithError, session, error) {
-      $0.urlSession($1, didBecomeInvalidWithError: $2)
-    }
+    forward(
+      Self.methods.urlSessionTask.urlSession.didBecomeInvalidWithError, session, error,
+      orElse: Self.protocolDefaults.urlSession(session, didBecomeInvalidWithError: error)
+    ) { $0.urlSession($1, didBecomeInvalidWithError: $2) }
   }
-  /// Forwards `urlSession(_:didReceive:completionHandler:)`; without a forwardee, only the hooks run.
+  /// Forwards `urlSession(_:didReceive:completionHandler:)`; without a forwardee, the hooks and the
+  /// protocol's default run.
   func urlSession(
     _ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
   ) {
-    forward(Self.methods.urlSessionTask.urlSession.didReceive, session, challenge, completionHandler) {
-      $0.urlSession($1, didReceive: $2, completionHandler: $3)
-    }
+    forward(
+      Self.methods.urlSessionTask.urlSession.didReceive, session, challenge, completionHandler,
+      orElse: Self.protocolDefaults.urlSession(session, didReceive: challenge, completionHandler: completionHandler)
+    ) { $0.urlSession($1, didReceive: $2, completionHandler: $3) }
   }
 }

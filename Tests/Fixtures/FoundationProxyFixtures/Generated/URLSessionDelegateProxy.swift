@@ -14,7 +14,8 @@ import Foundation
 /// A proxy for `URLSessionDelegate`: passes every call on to its forwardee unchanged and runs the hooks
 /// installed on it.
 ///
-/// Every method returns nothing, so without a forwardee a call only runs its hooks.
+/// Every method returns nothing; without a forwardee, a call runs its hooks and then the protocol extension's
+/// default where there is one.
 ///
 /// ```swift
 /// let proxy = URLSessionDelegateProxy(forwardee: delegate)
@@ -50,20 +51,31 @@ final class URLSessionDelegateProxy: SendableDelegateProxy<any URLSessionDelegat
     get { target }
     set { target = newValue }
   }
+
+  /// A delegate that implements only what no protocol extension implements, so its methods answer with the
+  /// protocol's default implementations: what the proxy answers without a forwardee.
+  private final class ProtocolDefaults: NSObject, URLSessionDelegate, Sendable {}
+  private static let protocolDefaults = ProtocolDefaults()
 }
 
 extension URLSessionDelegateProxy: URLSessionDelegate {
-  /// Forwards `urlSession(_:didBecomeInvalidWithError:)`; without a forwardee, only the hooks run.
+  /// Forwards `urlSession(_:didBecomeInvalidWithError:)`; without a forwardee, the hooks and the protocol's
+  /// default run.
   func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
-    forward(Self.methods.didBecomeInvalidWithError, session, error) { $0.urlSession($1, didBecomeInvalidWithError: $2) }
+    forward(
+      Self.methods.didBecomeInvalidWithError, session, error,
+      orElse: Self.protocolDefaults.urlSession(session, didBecomeInvalidWithError: error)
+    ) { $0.urlSession($1, didBecomeInvalidWithError: $2) }
   }
-  /// Forwards `urlSession(_:didReceive:completionHandler:)`; without a forwardee, only the hooks run.
+  /// Forwards `urlSession(_:didReceive:completionHandler:)`; without a forwardee, the hooks and the
+  /// protocol's default run.
   func urlSession(
     _ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
   ) {
-    forward(Self.methods.didReceive, session, challenge, completionHandler) {
-      $0.urlSession($1, didReceive: $2, completionHandler: $3)
-    }
+    forward(
+      Self.methods.didReceive, session, challenge, completionHandler,
+      orElse: Self.protocolDefaults.urlSession(session, didReceive: challenge, completionHandler: completionHandler)
+    ) { $0.urlSession($1, didReceive: $2, completionHandler: $3) }
   }
 }

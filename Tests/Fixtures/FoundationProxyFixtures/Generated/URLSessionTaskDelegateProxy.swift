@@ -14,7 +14,8 @@ import Foundation
 /// A proxy for `URLSessionTaskDelegate`: passes every call on to its forwardee unchanged and runs the hooks
 /// installed on it.
 ///
-/// Every method returns nothing, so without a forwardee a call only runs its hooks.
+/// Every method returns nothing; without a forwardee, a call runs its hooks and then the protocol extension's
+/// default where there is one.
 ///
 /// ```swift
 /// let proxy = URLSessionTaskDelegateProxy(forwardee: delegate)
@@ -70,82 +71,108 @@ final class URLSessionTaskDelegateProxy: SendableDelegateProxy<any URLSessionTas
     get { target }
     set { target = newValue }
   }
+
+  /// A delegate that implements only what no protocol extension implements, so its methods answer with the
+  /// protocol's default implementations: what the proxy answers without a forwardee.
+  private final class ProtocolDefaults: NSObject, URLSessionTaskDelegate, Sendable {}
+  private static let protocolDefaults = ProtocolDefaults()
 }
 
 extension URLSessionTaskDelegateProxy: URLSessionTaskDelegate {
-  /// Forwards `urlSession(_:task:didCompleteWithError:)`; without a forwardee, only the hooks run.
+  /// Forwards `urlSession(_:task:didCompleteWithError:)`; without a forwardee, the hooks and the protocol's
+  /// default run.
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-    forward(Self.methods.taskDidCompleteWithError, session, task, error) {
-      $0.urlSession($1, task: $2, didCompleteWithError: $3)
-    }
+    forward(
+      Self.methods.taskDidCompleteWithError, session, task, error,
+      orElse: Self.protocolDefaults.urlSession(session, task: task, didCompleteWithError: error)
+    ) { $0.urlSession($1, task: $2, didCompleteWithError: $3) }
   }
-  /// Forwards `urlSession(_:task:didFinishCollecting:)`; without a forwardee, only the hooks run.
+  /// Forwards `urlSession(_:task:didFinishCollecting:)`; without a forwardee, the hooks and the protocol's
+  /// default run.
   func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
-    forward(Self.methods.taskDidFinishCollecting, session, task, metrics) {
-      $0.urlSession($1, task: $2, didFinishCollecting: $3)
-    }
+    forward(
+      Self.methods.taskDidFinishCollecting, session, task, metrics,
+      orElse: Self.protocolDefaults.urlSession(session, task: task, didFinishCollecting: metrics)
+    ) { $0.urlSession($1, task: $2, didFinishCollecting: $3) }
   }
-  /// Forwards `urlSession(_:task:didReceive:completionHandler:)`; without a forwardee, only the hooks run.
+  /// Forwards `urlSession(_:task:didReceive:completionHandler:)`; without a forwardee, the hooks and the
+  /// protocol's default run.
   func urlSession(
     _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
   ) {
-    forward(Self.methods.taskDidReceive, session, task, challenge, completionHandler) {
-      $0.urlSession($1, task: $2, didReceive: $3, completionHandler: $4)
-    }
+    forward(
+      Self.methods.taskDidReceive, session, task, challenge, completionHandler,
+      orElse: Self.protocolDefaults.urlSession(
+        session, task: task, didReceive: challenge, completionHandler: completionHandler)
+    ) { $0.urlSession($1, task: $2, didReceive: $3, completionHandler: $4) }
   }
   /// Forwards `urlSession(_:task:didSendBodyData:totalBytesSent:totalBytesExpectedToSend:)`; without a
-  /// forwardee, only the hooks run.
+  /// forwardee, the hooks and the protocol's default run.
   func urlSession(
     _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
     totalBytesExpectedToSend: Int64
   ) {
-    forward(Self.methods.taskDidSendBodyData, session, task, bytesSent, totalBytesSent, totalBytesExpectedToSend) {
-      $0.urlSession($1, task: $2, didSendBodyData: $3, totalBytesSent: $4, totalBytesExpectedToSend: $5)
-    }
+    forward(
+      Self.methods.taskDidSendBodyData, session, task, bytesSent, totalBytesSent, totalBytesExpectedToSend,
+      orElse: Self.protocolDefaults.urlSession(
+        session, task: task, didSendBodyData: bytesSent, totalBytesSent: totalBytesSent,
+        totalBytesExpectedToSend: totalBytesExpectedToSend)
+    ) { $0.urlSession($1, task: $2, didSendBodyData: $3, totalBytesSent: $4, totalBytesExpectedToSend: $5) }
   }
-  /// Forwards `urlSession(_:task:needNewBodyStream:)`; without a forwardee, only the hooks run.
+  /// Forwards `urlSession(_:task:needNewBodyStream:)`; without a forwardee, the hooks and the protocol's
+  /// default run.
   func urlSession(
     _ session: URLSession, task: URLSessionTask,
     needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
   ) {
-    forward(Self.methods.taskNeedNewBodyStream, session, task, completionHandler) {
-      $0.urlSession($1, task: $2, needNewBodyStream: $3)
-    }
+    forward(
+      Self.methods.taskNeedNewBodyStream, session, task, completionHandler,
+      orElse: Self.protocolDefaults.urlSession(session, task: task, needNewBodyStream: completionHandler)
+    ) { $0.urlSession($1, task: $2, needNewBodyStream: $3) }
   }
-  /// Forwards `urlSession(_:task:willBeginDelayedRequest:completionHandler:)`; without a forwardee, only the
-  /// hooks run.
+  /// Forwards `urlSession(_:task:willBeginDelayedRequest:completionHandler:)`; without a forwardee, the hooks
+  /// and the protocol's default run.
   func urlSession(
     _ session: URLSession, task: URLSessionTask, willBeginDelayedRequest request: URLRequest,
     completionHandler: @escaping @Sendable (URLSession.DelayedRequestDisposition, URLRequest?) -> Void
   ) {
-    forward(Self.methods.taskWillBeginDelayedRequest, session, task, request, completionHandler) {
-      $0.urlSession($1, task: $2, willBeginDelayedRequest: $3, completionHandler: $4)
-    }
+    forward(
+      Self.methods.taskWillBeginDelayedRequest, session, task, request, completionHandler,
+      orElse: Self.protocolDefaults.urlSession(
+        session, task: task, willBeginDelayedRequest: request, completionHandler: completionHandler)
+    ) { $0.urlSession($1, task: $2, willBeginDelayedRequest: $3, completionHandler: $4) }
   }
   /// Forwards `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)`; without a
-  /// forwardee, only the hooks run.
+  /// forwardee, the hooks and the protocol's default run.
   func urlSession(
     _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
-    forward(Self.methods.taskWillPerformHTTPRedirection, session, task, response, request, completionHandler) {
-      $0.urlSession($1, task: $2, willPerformHTTPRedirection: $3, newRequest: $4, completionHandler: $5)
-    }
+    forward(
+      Self.methods.taskWillPerformHTTPRedirection, session, task, response, request, completionHandler,
+      orElse: Self.protocolDefaults.urlSession(
+        session, task: task, willPerformHTTPRedirection: response, newRequest: request,
+        completionHandler: completionHandler)
+    ) { $0.urlSession($1, task: $2, willPerformHTTPRedirection: $3, newRequest: $4, completionHandler: $5) }
   }
-  /// Forwards `urlSession(_:didBecomeInvalidWithError:)`; without a forwardee, only the hooks run.
+  /// Forwards `urlSession(_:didBecomeInvalidWithError:)`; without a forwardee, the hooks and the protocol's
+  /// default run.
   func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
-    forward(Self.methods.urlSession.didBecomeInvalidWithError, session, error) {
-      $0.urlSession($1, didBecomeInvalidWithError: $2)
-    }
+    forward(
+      Self.methods.urlSession.didBecomeInvalidWithError, session, error,
+      orElse: Self.protocolDefaults.urlSession(session, didBecomeInvalidWithError: error)
+    ) { $0.urlSession($1, didBecomeInvalidWithError: $2) }
   }
-  /// Forwards `urlSession(_:didReceive:completionHandler:)`; without a forwardee, only the hooks run.
+  /// Forwards `urlSession(_:didReceive:completionHandler:)`; without a forwardee, the hooks and the
+  /// protocol's default run.
   func urlSession(
     _ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
   ) {
-    forward(Self.methods.urlSession.didReceive, session, challenge, completionHandler) {
-      $0.urlSession($1, didReceive: $2, completionHandler: $3)
-    }
+    forward(
+      Self.methods.urlSession.didReceive, session, challenge, completionHandler,
+      orElse: Self.protocolDefaults.urlSession(session, didReceive: challenge, completionHandler: completionHandler)
+    ) { $0.urlSession($1, didReceive: $2, completionHandler: $3) }
   }
 }

@@ -14,8 +14,9 @@ import Foundation
 /// A proxy for `XMLParserDelegate`: passes every call on to its forwardee unchanged and runs the hooks
 /// installed on it.
 ///
-/// Without a forwardee, a method that returns nothing only runs its hooks; one that returns a value answers
-/// with the protocol extension's default implementation where there is one.
+/// Without a forwardee, a method that returns nothing runs its hooks and the protocol extension's default
+/// where there is one; one that returns a value answers with the protocol extension's default implementation
+/// where there is one.
 ///
 /// ```swift
 /// let proxy = XMLParserDelegateProxy(forwardee: delegate)
@@ -100,113 +101,151 @@ final class XMLParserDelegateProxy: DelegateProxy<any XMLParserDelegate>, TypedD
 }
 
 extension XMLParserDelegateProxy: XMLParserDelegate {
-  /// Forwards `parser(_:didEndElement:namespaceURI:qualifiedName:)`; without a forwardee, only the hooks run.
+  /// Forwards `parser(_:didEndElement:namespaceURI:qualifiedName:)`; without a forwardee, the hooks and the
+  /// protocol's default run.
   func parser(
     _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
   ) {
-    forward(Self.methods.didEndElement, parser, elementName, namespaceURI, qName) {
-      $0.parser($1, didEndElement: $2, namespaceURI: $3, qualifiedName: $4)
-    }
+    forward(
+      Self.methods.didEndElement, parser, elementName, namespaceURI, qName,
+      orElse: Self.protocolDefaults.parser(
+        parser, didEndElement: elementName, namespaceURI: namespaceURI, qualifiedName: qName)
+    ) { $0.parser($1, didEndElement: $2, namespaceURI: $3, qualifiedName: $4) }
   }
-  /// Forwards `parser(_:didEndMappingPrefix:)`; without a forwardee, only the hooks run.
+  /// Forwards `parser(_:didEndMappingPrefix:)`; without a forwardee, the hooks and the protocol's default
+  /// run.
   func parser(_ parser: XMLParser, didEndMappingPrefix prefix: String) {
-    forward(Self.methods.didEndMappingPrefix, parser, prefix) { $0.parser($1, didEndMappingPrefix: $2) }
+    forward(
+      Self.methods.didEndMappingPrefix, parser, prefix,
+      orElse: Self.protocolDefaults.parser(parser, didEndMappingPrefix: prefix)
+    ) { $0.parser($1, didEndMappingPrefix: $2) }
   }
-  /// Forwards `parser(_:didStartElement:namespaceURI:qualifiedName:attributes:)`; without a forwardee, only
-  /// the hooks run.
+  /// Forwards `parser(_:didStartElement:namespaceURI:qualifiedName:attributes:)`; without a forwardee, the
+  /// hooks and the protocol's default run.
   func parser(
     _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
     attributes attributeDict: [String: String]
   ) {
-    forward(Self.methods.didStartElement, parser, elementName, namespaceURI, qName, attributeDict) {
-      $0.parser($1, didStartElement: $2, namespaceURI: $3, qualifiedName: $4, attributes: $5)
-    }
+    forward(
+      Self.methods.didStartElement, parser, elementName, namespaceURI, qName, attributeDict,
+      orElse: Self.protocolDefaults.parser(
+        parser, didStartElement: elementName, namespaceURI: namespaceURI, qualifiedName: qName,
+        attributes: attributeDict)
+    ) { $0.parser($1, didStartElement: $2, namespaceURI: $3, qualifiedName: $4, attributes: $5) }
   }
-  /// Forwards `parser(_:didStartMappingPrefix:toURI:)`; without a forwardee, only the hooks run.
+  /// Forwards `parser(_:didStartMappingPrefix:toURI:)`; without a forwardee, the hooks and the protocol's
+  /// default run.
   func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
-    forward(Self.methods.didStartMappingPrefix, parser, prefix, namespaceURI) {
-      $0.parser($1, didStartMappingPrefix: $2, toURI: $3)
-    }
+    forward(
+      Self.methods.didStartMappingPrefix, parser, prefix, namespaceURI,
+      orElse: Self.protocolDefaults.parser(parser, didStartMappingPrefix: prefix, toURI: namespaceURI)
+    ) { $0.parser($1, didStartMappingPrefix: $2, toURI: $3) }
   }
   /// Forwards `parser(_:foundAttributeDeclarationWithName:forElement:type:defaultValue:)`; without a
-  /// forwardee, only the hooks run.
+  /// forwardee, the hooks and the protocol's default run.
   func parser(
     _ parser: XMLParser, foundAttributeDeclarationWithName attributeName: String, forElement elementName: String,
     type: String?, defaultValue: String?
   ) {
-    forward(Self.methods.foundAttributeDeclarationWithName, parser, attributeName, elementName, type, defaultValue) {
-      $0.parser($1, foundAttributeDeclarationWithName: $2, forElement: $3, type: $4, defaultValue: $5)
-    }
+    forward(
+      Self.methods.foundAttributeDeclarationWithName, parser, attributeName, elementName, type, defaultValue,
+      orElse: Self.protocolDefaults.parser(
+        parser, foundAttributeDeclarationWithName: attributeName, forElement: elementName, type: type,
+        defaultValue: defaultValue)
+    ) { $0.parser($1, foundAttributeDeclarationWithName: $2, forElement: $3, type: $4, defaultValue: $5) }
   }
-  /// Forwards `parser(_:foundCDATA:)`; without a forwardee, only the hooks run.
+  /// Forwards `parser(_:foundCDATA:)`; without a forwardee, the hooks and the protocol's default run.
   func parser(_ parser: XMLParser, foundCDATA cdataBlock: Data) {
-    forward(Self.methods.foundCDATA, parser, cdataBlock) { $0.parser($1, foundCDATA: $2) }
+    forward(
+      Self.methods.foundCDATA, parser, cdataBlock, orElse: Self.protocolDefaults.parser(parser, foundCDATA: cdataBlock)
+    ) { $0.parser($1, foundCDATA: $2) }
   }
-  /// Forwards `parser(_:foundCharacters:)`; without a forwardee, only the hooks run.
+  /// Forwards `parser(_:foundCharacters:)`; without a forwardee, the hooks and the protocol's default run.
   func parser(_ parser: XMLParser, foundCharacters string: String) {
-    forward(Self.methods.foundCharacters, parser, string) { $0.parser($1, foundCharacters: $2) }
+    forward(
+      Self.methods.foundCharacters, parser, string,
+      orElse: Self.protocolDefaults.parser(parser, foundCharacters: string)
+    ) { $0.parser($1, foundCharacters: $2) }
   }
-  /// Forwards `parser(_:foundComment:)`; without a forwardee, only the hooks run.
+  /// Forwards `parser(_:foundComment:)`; without a forwardee, the hooks and the protocol's default run.
   func parser(_ parser: XMLParser, foundComment comment: String) {
-    forward(Self.methods.foundComment, parser, comment) { $0.parser($1, foundComment: $2) }
+    forward(
+      Self.methods.foundComment, parser, comment, orElse: Self.protocolDefaults.parser(parser, foundComment: comment)
+    ) { $0.parser($1, foundComment: $2) }
   }
-  /// Forwards `parser(_:foundElementDeclarationWithName:model:)`; without a forwardee, only the hooks run.
+  /// Forwards `parser(_:foundElementDeclarationWithName:model:)`; without a forwardee, the hooks and the
+  /// protocol's default run.
   func parser(_ parser: XMLParser, foundElementDeclarationWithName elementName: String, model: String) {
-    forward(Self.methods.foundElementDeclarationWithName, parser, elementName, model) {
-      $0.parser($1, foundElementDeclarationWithName: $2, model: $3)
-    }
+    forward(
+      Self.methods.foundElementDeclarationWithName, parser, elementName, model,
+      orElse: Self.protocolDefaults.parser(parser, foundElementDeclarationWithName: elementName, model: model)
+    ) { $0.parser($1, foundElementDeclarationWithName: $2, model: $3) }
   }
-  /// Forwards `parser(_:foundExternalEntityDeclarationWithName:publicID:systemID:)`; without a forwardee,
-  /// only the hooks run.
+  /// Forwards `parser(_:foundExternalEntityDeclarationWithName:publicID:systemID:)`; without a forwardee, the
+  /// hooks and the protocol's default run.
   func parser(
     _ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?
   ) {
-    forward(Self.methods.foundExternalEntityDeclarationWithName, parser, name, publicID, systemID) {
-      $0.parser($1, foundExternalEntityDeclarationWithName: $2, publicID: $3, systemID: $4)
-    }
+    forward(
+      Self.methods.foundExternalEntityDeclarationWithName, parser, name, publicID, systemID,
+      orElse: Self.protocolDefaults.parser(
+        parser, foundExternalEntityDeclarationWithName: name, publicID: publicID, systemID: systemID)
+    ) { $0.parser($1, foundExternalEntityDeclarationWithName: $2, publicID: $3, systemID: $4) }
   }
-  /// Forwards `parser(_:foundIgnorableWhitespace:)`; without a forwardee, only the hooks run.
+  /// Forwards `parser(_:foundIgnorableWhitespace:)`; without a forwardee, the hooks and the protocol's
+  /// default run.
   func parser(_ parser: XMLParser, foundIgnorableWhitespace whitespaceString: String) {
-    forward(Self.methods.foundIgnorableWhitespace, parser, whitespaceString) {
-      $0.parser($1, foundIgnorableWhitespace: $2)
-    }
+    forward(
+      Self.methods.foundIgnorableWhitespace, parser, whitespaceString,
+      orElse: Self.protocolDefaults.parser(parser, foundIgnorableWhitespace: whitespaceString)
+    ) { $0.parser($1, foundIgnorableWhitespace: $2) }
   }
-  /// Forwards `parser(_:foundInternalEntityDeclarationWithName:value:)`; without a forwardee, only the hooks
-  /// run.
+  /// Forwards `parser(_:foundInternalEntityDeclarationWithName:value:)`; without a forwardee, the hooks and
+  /// the protocol's default run.
   func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-    forward(Self.methods.foundInternalEntityDeclarationWithName, parser, name, value) {
-      $0.parser($1, foundInternalEntityDeclarationWithName: $2, value: $3)
-    }
+    forward(
+      Self.methods.foundInternalEntityDeclarationWithName, parser, name, value,
+      orElse: Self.protocolDefaults.parser(parser, foundInternalEntityDeclarationWithName: name, value: value)
+    ) { $0.parser($1, foundInternalEntityDeclarationWithName: $2, value: $3) }
   }
-  /// Forwards `parser(_:foundNotationDeclarationWithName:publicID:systemID:)`; without a forwardee, only the
-  /// hooks run.
+  /// Forwards `parser(_:foundNotationDeclarationWithName:publicID:systemID:)`; without a forwardee, the hooks
+  /// and the protocol's default run.
   func parser(
     _ parser: XMLParser, foundNotationDeclarationWithName name: String, publicID: String?, systemID: String?
   ) {
-    forward(Self.methods.foundNotationDeclarationWithName, parser, name, publicID, systemID) {
-      $0.parser($1, foundNotationDeclarationWithName: $2, publicID: $3, systemID: $4)
-    }
+    forward(
+      Self.methods.foundNotationDeclarationWithName, parser, name, publicID, systemID,
+      orElse: Self.protocolDefaults.parser(
+        parser, foundNotationDeclarationWithName: name, publicID: publicID, systemID: systemID)
+    ) { $0.parser($1, foundNotationDeclarationWithName: $2, publicID: $3, systemID: $4) }
   }
-  /// Forwards `parser(_:foundProcessingInstructionWithTarget:data:)`; without a forwardee, only the hooks
-  /// run.
+  /// Forwards `parser(_:foundProcessingInstructionWithTarget:data:)`; without a forwardee, the hooks and the
+  /// protocol's default run.
   func parser(_ parser: XMLParser, foundProcessingInstructionWithTarget target: String, data: String?) {
-    forward(Self.methods.foundProcessingInstructionWithTarget, parser, target, data) {
-      $0.parser($1, foundProcessingInstructionWithTarget: $2, data: $3)
-    }
+    forward(
+      Self.methods.foundProcessingInstructionWithTarget, parser, target, data,
+      orElse: Self.protocolDefaults.parser(parser, foundProcessingInstructionWithTarget: target, data: data)
+    ) { $0.parser($1, foundProcessingInstructionWithTarget: $2, data: $3) }
   }
   /// Forwards `parser(_:foundUnparsedEntityDeclarationWithName:publicID:systemID:notationName:)`; without a
-  /// forwardee, only the hooks run.
+  /// forwardee, the hooks and the protocol's default run.
   func parser(
     _ parser: XMLParser, foundUnparsedEntityDeclarationWithName name: String, publicID: String?, systemID: String?,
     notationName: String?
   ) {
-    forward(Self.methods.foundUnparsedEntityDeclarationWithName, parser, name, publicID, systemID, notationName) {
-      $0.parser($1, foundUnparsedEntityDeclarationWithName: $2, publicID: $3, systemID: $4, notationName: $5)
-    }
+    forward(
+      Self.methods.foundUnparsedEntityDeclarationWithName, parser, name, publicID, systemID, notationName,
+      orElse: Self.protocolDefaults.parser(
+        parser, foundUnparsedEntityDeclarationWithName: name, publicID: publicID, systemID: systemID,
+        notationName: notationName)
+    ) { $0.parser($1, foundUnparsedEntityDeclarationWithName: $2, publicID: $3, systemID: $4, notationName: $5) }
   }
-  /// Forwards `parser(_:parseErrorOccurred:)`; without a forwardee, only the hooks run.
+  /// Forwards `parser(_:parseErrorOccurred:)`; without a forwardee, the hooks and the protocol's default run.
   func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-    forward(Self.methods.parseErrorOccurred, parser, parseError) { $0.parser($1, parseErrorOccurred: $2) }
+    forward(
+      Self.methods.parseErrorOccurred, parser, parseError,
+      orElse: Self.protocolDefaults.parser(parser, parseErrorOccurred: parseError)
+    ) { $0.parser($1, parseErrorOccurred: $2) }
   }
   /// Forwards `parser(_:resolveExternalEntityName:systemID:)`; without a forwardee, the protocol's default
   /// answers.
@@ -216,18 +255,24 @@ extension XMLParserDelegateProxy: XMLParserDelegate {
       orElse: Self.protocolDefaults.parser(parser, resolveExternalEntityName: name, systemID: systemID)
     ) { $0.parser($1, resolveExternalEntityName: $2, systemID: $3) }
   }
-  /// Forwards `parser(_:validationErrorOccurred:)`; without a forwardee, only the hooks run.
+  /// Forwards `parser(_:validationErrorOccurred:)`; without a forwardee, the hooks and the protocol's default
+  /// run.
   func parser(_ parser: XMLParser, validationErrorOccurred validationError: any Error) {
-    forward(Self.methods.validationErrorOccurred, parser, validationError) {
-      $0.parser($1, validationErrorOccurred: $2)
+    forward(
+      Self.methods.validationErrorOccurred, parser, validationError,
+      orElse: Self.protocolDefaults.parser(parser, validationErrorOccurred: validationError)
+    ) { $0.parser($1, validationErrorOccurred: $2) }
+  }
+  /// Forwards `parserDidEndDocument(_:)`; without a forwardee, the hooks and the protocol's default run.
+  func parserDidEndDocument(_ parser: XMLParser) {
+    forward(Self.methods.didEndDocument, parser, orElse: Self.protocolDefaults.parserDidEndDocument(parser)) {
+      $0.parserDidEndDocument($1)
     }
   }
-  /// Forwards `parserDidEndDocument(_:)`; without a forwardee, only the hooks run.
-  func parserDidEndDocument(_ parser: XMLParser) {
-    forward(Self.methods.didEndDocument, parser) { $0.parserDidEndDocument($1) }
-  }
-  /// Forwards `parserDidStartDocument(_:)`; without a forwardee, only the hooks run.
+  /// Forwards `parserDidStartDocument(_:)`; without a forwardee, the hooks and the protocol's default run.
   func parserDidStartDocument(_ parser: XMLParser) {
-    forward(Self.methods.didStartDocument, parser) { $0.parserDidStartDocument($1) }
+    forward(Self.methods.didStartDocument, parser, orElse: Self.protocolDefaults.parserDidStartDocument(parser)) {
+      $0.parserDidStartDocument($1)
+    }
   }
 }
