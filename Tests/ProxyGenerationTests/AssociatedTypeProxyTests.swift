@@ -78,7 +78,9 @@ final class IntFeedRecorder: FeedDelegate {
   func featuredItem(in feed: Feed) -> Int? { nil }
 }
 
-@Suite struct AssociatedTypeProxyTests {
+// Serialized: a test installs a type-wide hook on one specialisation, which the suite's other
+// tests would trigger if they ran beside it.
+@Suite(.serialized) struct AssociatedTypeProxyTests {
   func script<Delegate: FeedDelegate>(_ delegate: Delegate, _ items: [Delegate.Item]) -> [Bool] {
     let feed = Feed(name: "news")
     delegate.feed(feed, didLoad: items)
@@ -150,7 +152,9 @@ final class PagedFeedRecorder: PagedFeedDelegate {
 
 /// The generated proxies for protocols with associated types: generic over the forwardee, with the
 /// forwardee's own types in their tables and hooks.
-@Suite struct GeneratedAssociatedTypeProxyTests {
+// Serialized: a test installs a type-wide hook on one specialisation, which the suite's other
+// tests would trigger if they ran beside it.
+@Suite(.serialized) struct GeneratedAssociatedTypeProxyTests {
   func script<Delegate: FeedDelegate>(_ delegate: Delegate, _ items: [Delegate.Item]) -> [String] {
     let feed = Feed(name: "news")
     delegate.feed(feed, didLoad: items)
