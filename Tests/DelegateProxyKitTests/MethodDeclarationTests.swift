@@ -1,5 +1,5 @@
 import DelegateProxyKit
-import DelegateProxyKitTestSupport
+import Synchronization
 import Testing
 
 // The typo case. A method's selector is written once, in its proxy's table; everything else
@@ -13,8 +13,10 @@ import Testing
 //     (`proxy.hookAfter(\.didSelectRow)`), so `\.didSelectRowAtt` does not compile. The compiler
 //     is the test for that case.
 //
-// This file uses the public API only (no `@testable import`): CI runs this suite in release mode
-// too, `swift test -c release --filter MethodDeclarationTests`.
+// This file uses the public API and the toolchain only (no `@testable import`, no test-support
+// target): CI also compiles it, through a symbolic link, into the small package in
+// .ci/release-checks and runs it there in release mode, against a release build of
+// DelegateProxyKit alone.
 
 /// A host stand-in; `Sendable`, so the dynamic layer accepts the list methods.
 final class TinyList: Sendable {}
@@ -165,14 +167,15 @@ enum Misdeclared: String, CaseIterable, Sendable {
   @Test func theCorrectSpellingIsAcceptedAndFires() throws {
     let delegate = TinyListRecorder()
     let proxy = TinyListProxy(forwardee: delegate)
-    let rows = RecordingLog()
+    let rows = Mutex<[String]>([])
     let token = try proxy.hooks.addHook(for: "listView(_:didSelectRowAt:)", at: .after) { invocation in
-      rows.append("row \(try invocation.argument(1, as: Int.self))")
+      let row = try invocation.argument(1, as: Int.self)
+      rows.withLock { $0.append("row \(row)") }
     }
     #expect(token.method === TinyListProxy.methods.didSelectRow)
     #expect(try proxy.hooks.method(named: "listView(_:didSelectRowAt:)") === TinyListProxy.methods.didSelectRow)
     proxy.listView(TinyList(), didSelectRowAt: 4)
-    #expect(rows.all == ["row 4"])
+    #expect(rows.withLock { $0 } == ["row 4"])
     #expect(delegate.calls == ["select 4"])
   }
 

@@ -1,0 +1,1 @@
+../../../../Tests/DelegateProxyKitTests/MethodDeclarationTests.swift
