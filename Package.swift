@@ -217,12 +217,14 @@ let package = Package(
     // directly.
     .testTarget(
       name: "FoundationProxyTests",
-      dependencies: ["FoundationProxyFixtures", "DelegateProxyKit", "LoopbackCollector"],
+      dependencies: [
+        "FoundationProxyFixtures", "DelegateProxyKit", "LoopbackCollector", "DelegateProxyKitTestSupport",
+      ],
       swiftSettings: upcomingFeatures
     ),
     .testTarget(
       name: "ProxyBenchHarnessTests",
-      dependencies: ["ProxyBenchHarness"],
+      dependencies: ["ProxyBenchHarness", "DelegateProxyKitTestSupport"],
       swiftSettings: upcomingFeatures
     ),
   ],

@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitTestSupport
 import Foundation
 import Testing
 
@@ -39,13 +40,16 @@ import Testing
   static func parse(_ text: String, through wrap: (XMLEventRecorder) -> any XMLParserDelegate) -> Run {
     let recorder = XMLEventRecorder()
     let delegate = wrap(recorder)
-    let parser = XMLParser(data: Data(text.utf8))
-    parser.shouldProcessNamespaces = true
-    parser.shouldReportNamespacePrefixes = true
-    parser.delegate = delegate
-    let succeeded = withExtendedLifetime(delegate) { parser.parse() }
-    return Run(
-      succeeded: succeeded, errorCode: (parser.parserError as NSError?)?.code, events: recorder.events)
+    // The parser is made, run and released under the lock: its release frees libxml2 state too.
+    let (succeeded, errorCode) = withExclusiveXMLParsing {
+      let parser = XMLParser(data: Data(text.utf8))
+      parser.shouldProcessNamespaces = true
+      parser.shouldReportNamespacePrefixes = true
+      parser.delegate = delegate
+      let succeeded = withExtendedLifetime(delegate) { parser.parse() }
+      return (succeeded, (parser.parserError as NSError?)?.code)
+    }
+    return Run(succeeded: succeeded, errorCode: errorCode, events: recorder.events)
   }
 
   @Test("the proxy passes on the same callbacks as the parser gives the delegate directly", arguments: [feed, broken])
@@ -88,10 +92,13 @@ import Testing
       counts.eventsSeenBefore.append(recorder.events.count)
     }
     try proxy.hookAfter(\.didEndElement) { _, name, _, _ in counts.ended.append(name) }
-    let parser = XMLParser(data: Data(Self.feed.utf8))
-    parser.shouldProcessNamespaces = true
-    parser.delegate = proxy
-    #expect(parser.parse())
+    let succeeded = withExclusiveXMLParsing {
+      let parser = XMLParser(data: Data(Self.feed.utf8))
+      parser.shouldProcessNamespaces = true
+      parser.delegate = proxy
+      return parser.parse()
+    }
+    #expect(succeeded)
     #expect(counts.started == ["feed", "entry", "title", "creator", "entry", "title"])
     #expect(counts.ended == ["title", "creator", "entry", "title", "entry", "feed"])
     // Each before hook ran ahead of the delegate's own `start` line for that element.
@@ -104,9 +111,12 @@ import Testing
     let proxy = XMLParserDelegateProxy()
     let counts = Counts()
     try proxy.hookBefore(\.didStartElement) { _, name, _, _, _ in counts.started.append(name) }
-    let parser = XMLParser(data: Data(Self.feed.utf8))
-    parser.delegate = proxy
-    #expect(parser.parse())
+    let succeeded = withExclusiveXMLParsing {
+      let parser = XMLParser(data: Data(Self.feed.utf8))
+      parser.delegate = proxy
+      return parser.parse()
+    }
+    #expect(succeeded)
     #expect(counts.started.count == 6)
   }
 

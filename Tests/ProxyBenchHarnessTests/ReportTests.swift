@@ -1,3 +1,4 @@
+import DelegateProxyKitTestSupport
 import Foundation
 import ProxyBenchHarness
 import Testing
@@ -148,8 +149,12 @@ import Testing
 @Suite struct SVGChartTests {
   @Test func documentIsWellFormedXML() throws {
     let svg = SVGChart.render(Fixtures.report())
-    let parser = XMLParser(data: Data(svg.utf8))
-    #expect(parser.parse(), "parse error: \(String(describing: parser.parserError))")
+    // Made, run and released under the lock: the parser's release frees libxml2 state too.
+    let (succeeded, error) = withExclusiveXMLParsing {
+      let parser = XMLParser(data: Data(svg.utf8))
+      return (parser.parse(), parser.parserError)
+    }
+    #expect(succeeded, "parse error: \(String(describing: error))")
   }
 
   @Test func textIsEscaped() {
