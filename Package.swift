@@ -1,4 +1,6 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
+// 6.2 is the oldest toolchain the code builds with: it uses `nonisolated(nonsending)` (SE-0461) and
+// isolated conformances (SE-0470). Verified with Swift 6.3.1 on Linux.
 
 import PackageDescription
 
@@ -26,6 +28,8 @@ let package = Package(
     .library(name: "CaptureStrategies", targets: ["CaptureStrategies"]),
     // For the tests of apps that use AutoTrack: a manual clock and a recording sink.
     .library(name: "AutoTrackTesting", targets: ["AutoTrackTesting"]),
+    // For tests of code that posts over HTTP: a server on 127.0.0.1 that answers as scripted.
+    .library(name: "LoopbackCollector", targets: ["LoopbackCollector"]),
     .executable(name: "proxy-bench", targets: ["ProxyBench"]),
     // The proxy generator: `swift package --allow-writing-to-package-directory generate-delegate-proxies
     // --target <Target>` in this package or in any package that depends on it.
@@ -86,9 +90,9 @@ let package = Package(
       path: "Tests/Fixtures/FoundationProxyFixtures",
       swiftSettings: upcomingFeatures
     ),
-    // A tiny HTTP collector on 127.0.0.1 (C library sockets) for the AutoTrack
-    // delivery tests and the examples. Not a product: nothing outside this
-    // package should depend on it.
+    // A tiny HTTP collector on 127.0.0.1 (C library sockets) that answers as scripted: the AutoTrack
+    // delivery tests, the examples that post over HTTP, and a user's tests of an uploader use it.
+    // A product, so that code copied from the examples builds.
     .target(name: "LoopbackCollector", swiftSettings: upcomingFeatures),
     // What a user's tests need to drive AutoTrack: a manual `Clock` (time that moves only when told
     // to) and a sink that records every event. A product; the examples use it too.
