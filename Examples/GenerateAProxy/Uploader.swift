@@ -43,7 +43,9 @@ final class Uploader {
     let chunk = delegate?.uploader(self, chunkSizeFor: file) ?? 1_024
     for attempt in stride(from: 1, through: failures, by: 1) {
       print("uploader: \(file) failed (attempt \(attempt))")
-      guard delegate?.uploader(self, shouldRetry: file, attempt: attempt) ?? false else {
+      // Without a delegate the uploader follows the protocol's own rule, so a proxy without a
+      // forwardee, which answers that default, changes nothing.
+      guard delegate?.uploader(self, shouldRetry: file, attempt: attempt) ?? (attempt < 3) else {
         print("uploader: giving up on \(file)")
         return
       }

@@ -1,6 +1,7 @@
 // Generate a proxy instead of writing it: Generated/UploaderDelegateProxy.swift was written by
-// `generate-delegate-proxies` from the protocol in Uploader.swift; the only hand-written part is
-// Generated/UploaderDelegateProxyFallbacks.swift, the one answer the generator cannot know.
+// `generate-delegate-proxies` from the protocol in Uploader.swift. The generator also wrote
+// Generated/UploaderDelegateProxyFallbacks.swift once, with a placeholder for the one answer it cannot
+// know (the checksum without a delegate); that answer is the only line written by hand.
 //
 //   swift run GenerateAProxy
 
@@ -39,10 +40,13 @@ try proxy.hookAfter(\.didFinish) { _, file in print("hook: after didFinish(\(fil
 await uploader.upload("holiday.mov", failures: 2)
 await uploader.upload("backup.zip", failures: 0)
 
-// Without a forwardee the proxy answers as the host expects: the protocol's default for retries,
-// `nil` for the chunk size, and the fallback you wrote for the checksum.
+// Without a forwardee the proxy answers what the uploader uses without a delegate: the protocol's
+// default for retries (the uploader applies the same rule), `nil` for the chunk size (the uploader
+// then takes its own), and the fallback written by hand for the checksum (0, as the uploader).
 proxy.forwardee = nil
 await uploader.upload("notes.txt", failures: 1)
 
 let methods = proxy.hooks.methods.count
-print("generated proxy: \(methods) methods forwarded, \(checksums) checksums seen by a hook, 0 lines written by hand")
+print(
+  "generated proxy: \(methods) methods forwarded, \(checksums) checksums seen by a hook,"
+    + " 1 answer written by hand (the fallbacks file)")
