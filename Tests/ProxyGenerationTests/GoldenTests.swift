@@ -9,7 +9,7 @@ import Testing
   static let fixtureProxies = [
     "KitchenSinkDelegate", "BaseDelegate", "RefinedDelegate", "SiblingDelegate", "DiamondDelegate",
     "FlattenedDelegate", "PlainDelegate", "SettingsDelegate", "StoreDelegate", "ReportingPipelineDelegate",
-    "LoaderDelegate", "CounterDelegate", "FeedDelegate", "PagedFeedDelegate",
+    "LoaderDelegate", "CounterDelegate", "FeedDelegate", "PagedFeedDelegate", "DownloadDelegate",
   ]
   static let headlessUIProxies = [
     "ApplicationDelegate", "GridViewDelegate", "ListViewDelegate", "ScreenLifecycleDelegate", "ScrollViewDelegate",
