@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Puts proxy-bench's Markdown table into the README, or checks that it is there unchanged.
+"""Puts proxy-bench's Markdown table into a Markdown file, or checks that it is there unchanged.
 
-Usage: readme-table.py --write README.md TABLE.md   replace the README's table with TABLE.md
-       readme-table.py --check README.md TABLE.md   exit 1 when the README's table differs
+The file is the DocC article Sources/DelegateProxyKit/DelegateProxyKit.docc/Performance.md.
+
+Usage: readme-table.py --write ARTICLE.md TABLE.md   replace the article's table with TABLE.md
+       readme-table.py --check ARTICLE.md TABLE.md   exit 1 when the article's table differs
 
 TABLE.md is written by `proxy-bench --markdown TABLE.md` (from a run), or by
 `proxy-bench --from-json REPORT.json --markdown TABLE.md` (from a committed report, as CI does).
-The README holds the table between the markers below; everything between them is generated.
+The article holds the table between the markers below; everything between them is generated.
 """
 import sys
 
