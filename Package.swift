@@ -116,7 +116,9 @@ let package = Package(
     .target(name: "CAllocationCounter"),
     // The benchmark's measurement, statistics and report code, kept apart from
     // the executable so it can be tested without linking the allocation counter.
-    .target(name: "ProxyBenchHarness", swiftSettings: upcomingFeatures),
+    // It orders its paired rounds with the tests' seeded generator (SplitMix64).
+    .target(
+      name: "ProxyBenchHarness", dependencies: ["DelegateProxyKitTestSupport"], swiftSettings: upcomingFeatures),
     .executableTarget(
       name: "ProxyBench",
       dependencies: [

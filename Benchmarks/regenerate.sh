@@ -3,7 +3,7 @@
 #
 # Usage: bash Benchmarks/regenerate.sh [REPEAT]     (REPEAT defaults to 3: best of 3 per row)
 #
-# Writes Benchmarks/proxy-bench.txt (the printed table), .json (schema 2), .svg (the chart) and
+# Writes Benchmarks/proxy-bench.txt (the printed table), .json (schema 3), .svg (the chart) and
 # .md (the table), then replaces the table in Sources/DelegateProxyKit/DelegateProxyKit.docc/Performance.md between the proxy-bench markers with
 # the .md. CI (.ci/run) renders the table again from the committed JSON and fails when the article
 # differs, so no figure in the table can be edited by hand. The prose around the table is not

@@ -60,7 +60,8 @@ enum ProxyBenchCommand {
         otherLoadDuring: runStart.otherLoad(until: runEnd))
     }
     let report = BenchReport(
-      machine: machine, configurationName: configuration.name, repeats: options.repeats, load: load,
+      machine: machine, configurationName: configuration.name, repeats: options.repeats,
+      pairing: PairingSettings(configuration), load: load,
       scenarios: scenarioReports)
     let seconds = Double(environment.now() &- started) / 1e9
     writeError("proxy-bench: measured in \(ValueFormatter.ratio(seconds)) s\n")

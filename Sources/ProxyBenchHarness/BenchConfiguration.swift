@@ -12,6 +12,15 @@ package struct BenchConfiguration: Equatable, Sendable {
   package var batchSampleCount: Int
   /// An upper bound on iterations per sample, so an empty loop cannot run forever.
   package var maxIterationsPerSample: Int
+  /// The time each side of a paired round aims to last (timed loops are calibrated to it).
+  package var roundNanoseconds: UInt64
+  /// Paired rounds of two timed loops; one ratio per round.
+  package var roundCount: Int
+  /// Paired rounds when either side is a prepared batch (each round prepares both batches afresh).
+  package var batchRoundCount: Int
+  /// Seeds the generator that orders each round's two sides (`--seed`); mixed with the pair's
+  /// names, so a pair's order does not depend on what else the run measures.
+  package var pairingSeed: UInt64
 
   /// Creates a configuration.
   ///
@@ -22,28 +31,44 @@ package struct BenchConfiguration: Equatable, Sendable {
   ///   - sampleCount: Samples per timed loop; at least 1.
   ///   - batchSampleCount: Samples per prepared batch; at least 1.
   ///   - maxIterationsPerSample: Iteration cap per sample; at least 1.
+  ///   - roundNanoseconds: Target duration of each side of a paired round; `sampleNanoseconds` when `nil`.
+  ///   - roundCount: Paired rounds of two timed loops; `sampleCount` when `nil`.
+  ///   - batchRoundCount: Paired rounds involving a prepared batch; `batchSampleCount` when `nil`.
+  ///   - pairingSeed: Seeds the order of each round's two sides.
   package init(
     name: String, warmupNanoseconds: UInt64, sampleNanoseconds: UInt64, sampleCount: Int, batchSampleCount: Int,
-    maxIterationsPerSample: Int = 1 << 32
+    maxIterationsPerSample: Int = 1 << 32, roundNanoseconds: UInt64? = nil, roundCount: Int? = nil,
+    batchRoundCount: Int? = nil, pairingSeed: UInt64 = BenchConfiguration.defaultPairingSeed
   ) {
     precondition(sampleCount >= 1 && batchSampleCount >= 1, "at least one sample")
     precondition(maxIterationsPerSample >= 1, "at least one iteration")
+    precondition((roundCount ?? 1) >= 1 && (batchRoundCount ?? 1) >= 1, "at least one paired round")
     self.name = name
     self.warmupNanoseconds = warmupNanoseconds
     self.sampleNanoseconds = sampleNanoseconds
     self.sampleCount = sampleCount
     self.batchSampleCount = batchSampleCount
     self.maxIterationsPerSample = maxIterationsPerSample
+    self.roundNanoseconds = roundNanoseconds ?? sampleNanoseconds
+    self.roundCount = roundCount ?? sampleCount
+    self.batchRoundCount = batchRoundCount ?? batchSampleCount
+    self.pairingSeed = pairingSeed
   }
 
-  /// The default run: 100 ms warm-up, 25 samples of about 20 ms each.
+  /// The seed of the round order unless `--seed` gives another.
+  package static let defaultPairingSeed: UInt64 = 22
+
+  /// The default run: 100 ms warm-up, 25 samples of about 20 ms each for a row's own figures, and
+  /// 41 paired rounds of about 10 ms a side for its ratios (11 for prepared batches).
   package static let full = BenchConfiguration(
     name: "full", warmupNanoseconds: 100_000_000, sampleNanoseconds: 20_000_000, sampleCount: 25,
-    batchSampleCount: 11)
+    batchSampleCount: 11, roundNanoseconds: 10_000_000, roundCount: 41)
 
-  /// The CI run (`--quick`): 5 ms warm-up, 7 samples of about 5 ms each.
+  /// The CI run (`--quick`): 5 ms warm-up, 7 samples of about 5 ms each, and 11 paired rounds of
+  /// about 2 ms a side (5 for prepared batches).
   package static let quick = BenchConfiguration(
-    name: "quick", warmupNanoseconds: 5_000_000, sampleNanoseconds: 5_000_000, sampleCount: 7, batchSampleCount: 5)
+    name: "quick", warmupNanoseconds: 5_000_000, sampleNanoseconds: 5_000_000, sampleCount: 7, batchSampleCount: 5,
+    roundNanoseconds: 2_000_000, roundCount: 11)
 }
 
 /// The clock and allocation counters the harness reads, injected so tests

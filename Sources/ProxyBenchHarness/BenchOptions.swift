@@ -28,16 +28,22 @@ package struct BenchOptions: Equatable, Sendable {
   package var markdownPath: String?
   /// `--from-json PATH`: measure nothing; read this report and write only `--markdown`.
   package var fromJSONPath: String?
+  /// `--seed N`: seeds the order of each paired round's two sides.
+  package var seed = BenchConfiguration.defaultPairingSeed
 
   /// Options with every default.
   package init() {}
 
   /// The configuration the options ask for.
-  package var configuration: BenchConfiguration { quick ? .quick : .full }
+  package var configuration: BenchConfiguration {
+    var configuration = quick ? BenchConfiguration.quick : .full
+    configuration.pairingSeed = seed
+    return configuration
+  }
 
   /// The usage text printed by `--help`.
   package static let usage = """
-    USAGE: proxy-bench [--quick] [--repeat N] [--filter PATTERN]... [--json PATH] [--svg PATH]
+    USAGE: proxy-bench [--quick] [--repeat N] [--seed N] [--filter PATTERN]... [--json PATH] [--svg PATH]
                        [--markdown PATH] [--list] [--help]
            proxy-bench --from-json REPORT.json --markdown PATH
 
@@ -47,10 +53,12 @@ package struct BenchOptions: Equatable, Sendable {
     OPTIONS:
       --quick           Short warm-up and few, short samples (the whole run takes seconds; for CI).
       --repeat N        Measure every variant N times and keep the best (lowest median for a cost,
-                        highest for a rate), against a busy machine. Default 1.
+                        highest for a rate), against a busy machine; a ratio pools the paired
+                        rounds of all N. Default 1.
+      --seed N          Seed the order of the two sides of each paired round (default \(BenchConfiguration.defaultPairingSeed)).
       --filter PATTERN  Measure only matching variants: PATTERN is a scenario id, or a substring of
                         'scenario/variant'. Repeat to combine. Each group's baseline always runs.
-      --json PATH       Write the JSON report (schema 2) to PATH (default: \(defaultJSONPath)).
+      --json PATH       Write the JSON report (schema \(JSONReport.schemaVersion)) to PATH (default: \(defaultJSONPath)).
       --svg PATH        Write the SVG chart to PATH (default: \(defaultSVGPath)).
       --markdown PATH   Also write the README's Performance table (Markdown) to PATH.
       --from-json PATH  Measure nothing: read a JSON report written by this tool and write the
@@ -60,9 +68,14 @@ package struct BenchOptions: Equatable, Sendable {
 
     READING THE OUTPUT:
       Variants are compared in groups; each group names its baseline, and '×base' is a variant's
-      median divided by its group baseline's median, in the same unit and the same run. For a cost
-      (ns/op, bytes/instance) lower is better; for a rate (events/s) higher is better. Targets are
-      ratios or allocation counts, never absolute times. Variant names encode their parameters:
+      cost over its group baseline's, in the same unit and the same run. A timed variant runs in
+      short rounds alternating with its baseline (the order within a round drawn from --seed); its
+      ratio is the median of the per-round ratios, with their interquartile range (IQR). A target
+      is met or missed when the IQR lies wholly on one side of its limit, undecided when the IQR
+      straddles it. Custom measurements (memory, rates, async) are compared unpaired: the ratio of
+      two medians. For a cost (ns/op, bytes/instance) lower is better; for a rate (events/s) higher
+      is better. Targets are ratios or allocation counts, never absolute times. A target may name
+      another variant ('≤1.05× proxy'). Variant names encode their parameters:
         <strategy>-i<I>-c<C>   install on I instances spread over C classes (install)
         memory-<...>           heap bytes retained per installed instance (install)
         <kind>-<N>             N hooks or handlers installed (hook-count)
@@ -106,6 +119,10 @@ package struct BenchOptions: Equatable, Sendable {
       case "--svg": options.svgPath = try value()
       case "--markdown": options.markdownPath = try value()
       case "--from-json": options.fromJSONPath = try value()
+      case "--seed":
+        let text = try value()
+        guard let seed = UInt64(text) else { throw .badValue(option: name, value: text) }
+        options.seed = seed
       case "--repeat":
         let text = try value()
         guard let count = Int(text), (1...100).contains(count) else { throw .badValue(option: name, value: text) }

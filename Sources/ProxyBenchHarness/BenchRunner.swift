@@ -65,10 +65,12 @@ package struct BenchRunner {
 
   /// Picks the number of iterations one sample of `loop` should run.
   ///
-  /// - Parameter loop: The loop to calibrate.
+  /// - Parameters:
+  ///   - loop: The loop to calibrate.
+  ///   - budget: How long one sample should last; the configuration's sample time when `nil`.
   /// - Returns: Iterations per sample, within `1...maxIterationsPerSample`.
-  package func calibrate(_ loop: (Int) -> Void) -> Int {
-    let budget = Double(configuration.sampleNanoseconds)
+  package func calibrate(_ loop: (Int) -> Void, budget: UInt64? = nil) -> Int {
+    let budget = Double(budget ?? configuration.sampleNanoseconds)
     let cap = configuration.maxIterationsPerSample
     var iterations = 1
     while true {
@@ -123,7 +125,7 @@ package struct BenchRunner {
       operationsPerSample: operations)
   }
 
-  private func time(_ body: () -> Void) -> UInt64 {
+  func time(_ body: () -> Void) -> UInt64 {
     let start = environment.now()
     body()
     return environment.now() &- start

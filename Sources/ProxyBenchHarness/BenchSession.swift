@@ -1,4 +1,12 @@
+import DelegateProxyKitTestSupport
+
 /// Runs the selected scenarios one variant at a time, reporting progress.
+///
+/// A group's baseline, and every variant the harness cannot interleave (custom measurements), is
+/// measured on its own. Every other variant is measured in rounds alternating with its group's
+/// baseline (``BenchRunner/measurePair(_:against:seed:)``): its own figures are its side of those
+/// rounds and its ratio the rounds' median. A target naming another variant gets rounds of its own
+/// against that variant.
 @MainActor
 package struct BenchSession {
   /// The runner that measures each variant.
@@ -50,26 +58,33 @@ package struct BenchSession {
     var index = 0
     return selection.map { scenario, variants in
       var outcomes: [(variant: Variant, measurement: BenchRunner.Measurement?)] = []
+      var pairedRatios: [String: [String: RatioEstimate]] = [:]
       for variant in variants {
         index += 1
         let counter = "[\(String(repeating: " ", count: width - String(index).count))\(index)/\(total)]"
         let name = "\(scenario.id)/\(variant.id)"
         let started = runner.environment.now()
-        var measurement = runner.measure(variant)
-        if let first = measurement, repeats > 1 {
-          var all = [first]
-          for _ in 1..<repeats { if let again = runner.measure(variant) { all.append(again) } }
-          measurement = BenchSession.best(of: all)
+        let baselineID = scenario.baselineID(ofGroup: scenario.groupID(of: variant))
+        var measurement: BenchRunner.Measurement?
+        var ratios: [String: RatioEstimate] = [:]
+        if variant.id != baselineID, let baseline = pairable(baselineID, for: variant, in: scenario) {
+          let paired = measurePaired(variant, against: baseline, name: name)
+          measurement = paired.measurement
+          ratios[baselineID] = paired.estimate
+        } else {
+          measurement = measureAlone(variant)
         }
+        if measurement != nil {
+          for reference in variant.targets.compactMap(\.referenceVariant)
+          where reference != baselineID && ratios[reference] == nil {
+            guard let other = pairable(reference, for: variant, in: scenario) else { continue }
+            ratios[reference] = measurePaired(variant, against: other, name: name).estimate
+          }
+        }
+        pairedRatios[variant.id] = ratios
         let seconds = Double(runner.environment.now() &- started) / 1e9
         if let measurement {
-          let summary = SampleSummary(samples: measurement.samples)
-          let noisy = NoiseCheck.relativeSpread(summary) > NoiseCheck.rowSpreadLimit ? " noisy" : ""
-          let allocations = ValueFormatter.allocations(measurement.allocationsPerOperation)
-          progress(
-            "\(counter) \(name): \(ValueFormatter.measured(summary.median)) \(measurement.unit.symbol)"
-              + " (p10 \(ValueFormatter.measured(summary.p10)), p90 \(ValueFormatter.measured(summary.p90)))"
-              + ", \(allocations) allocs/op [\(ValueFormatter.ratio(seconds)) s]\(noisy)")
+          progress("\(counter) \(name): " + describe(measurement, ratios: ratios, seconds: seconds))
         } else {
           var note = "not measured"
           if case .unavailable(let reason) = variant.body { note = reason }
@@ -77,7 +92,60 @@ package struct BenchSession {
         }
         outcomes.append((variant, measurement))
       }
-      return ScenarioReport.build(scenario: scenario, outcomes: outcomes, repeats: repeats)
+      return ScenarioReport.build(scenario: scenario, outcomes: outcomes, pairedRatios: pairedRatios, repeats: repeats)
     }
+  }
+
+  /// The variant `id` of `scenario` when both it and `variant` can be interleaved.
+  private func pairable(_ id: String, for variant: Variant, in scenario: Scenario) -> Variant? {
+    guard runner.canPair(variant), let other = scenario.variants.first(where: { $0.id == id }), runner.canPair(other)
+    else { return nil }
+    return other
+  }
+
+  /// A variant measured on its own, `repeats` times, keeping the best.
+  private func measureAlone(_ variant: Variant) -> BenchRunner.Measurement? {
+    guard let first = runner.measure(variant) else { return nil }
+    guard repeats > 1 else { return first }
+    var all = [first]
+    for _ in 1..<repeats { if let again = runner.measure(variant) { all.append(again) } }
+    return BenchSession.best(of: all)
+  }
+
+  /// A variant interleaved with `reference`, `repeats` times: the variant's best side, and the
+  /// estimate over every round of every repetition.
+  private func measurePaired(
+    _ variant: Variant, against reference: Variant, name: String
+  ) -> (measurement: BenchRunner.Measurement?, estimate: RatioEstimate?) {
+    let seed = SplitMix64.seed(runner.configuration.pairingSeed, mixedWith: "\(name)~\(reference.id)")
+    var sides: [BenchRunner.Measurement] = []
+    var ratios: [Double] = []
+    for repetition in 0..<repeats {
+      guard
+        let paired = runner.measurePair(
+          variant, against: reference, seed: SplitMix64.seed(seed, mixedWith: String(repetition)))
+      else { break }
+      sides.append(paired.variant)
+      ratios += paired.roundRatios
+    }
+    return (
+      sides.isEmpty ? nil : BenchSession.best(of: sides),
+      ratios.isEmpty ? nil : RatioEstimate(reference: reference.id, roundRatios: ratios)
+    )
+  }
+
+  private func describe(
+    _ measurement: BenchRunner.Measurement, ratios: [String: RatioEstimate], seconds: Double
+  ) -> String {
+    let summary = SampleSummary(samples: measurement.samples)
+    let noisy = NoiseCheck.relativeSpread(summary) > NoiseCheck.rowSpreadLimit ? " noisy" : ""
+    let allocations = ValueFormatter.allocations(measurement.allocationsPerOperation)
+    var line = "\(ValueFormatter.measured(summary.median)) \(measurement.unit.symbol)"
+    line += " (p10 \(ValueFormatter.measured(summary.p10)), p90 \(ValueFormatter.measured(summary.p90)))"
+    for estimate in ratios.values.sorted(by: { $0.reference < $1.reference }) {
+      line += ", \(ValueFormatter.ratio(estimate.median))× \(estimate.reference) (IQR \(estimate.spreadLabel)"
+      line += ", \(estimate.rounds) rounds)"
+    }
+    return line + ", \(allocations) allocs/op [\(ValueFormatter.ratio(seconds)) s]\(noisy)"
   }
 }

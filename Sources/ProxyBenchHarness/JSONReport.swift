@@ -1,42 +1,53 @@
 import Foundation
 
-/// The benchmark's JSON report, schema 2: encoded from a run, and read back to render the README
+/// The benchmark's JSON report, schema 3: encoded from a run, and read back to render the README
 /// table from a committed report.
 ///
 /// The shape, which `.ci/check-bench-json.py` checks:
 ///
 /// ```json
 /// {
-///   "schema_version": 2,
+///   "schema_version": 3,
 ///   "machine": {"cpu": "…", "cores": 2, "os": "…", "swift_version": "6.3.1",
 ///               "build_configuration": "release", "date": "2026-…Z", "allocation_counting": true},
-///   "run": {"configuration": "full", "repeat": 3},
+///   "run": {"configuration": "full", "repeat": 3, "rounds": 41, "batch_rounds": 11,
+///           "round_nanoseconds": 10000000, "seed": 22, "method": "each ratio is the median of …"},
 ///   "noise": {"verdict": "noisy", "reasons": ["…"], "noisy_rows": 3, "rows": 70,
 ///             "load_average_before": 1.9, "other_load_before": 0.8, "other_load_during": 0.7,
 ///             "row_spread_limit": 0.2, "other_load_limit": 0.25, "noisy_row_share_limit": 0.1},
-///   "summary": {"product_targets_met": 9, "product_targets_judged": 14,
-///               "harness_checks_met": 5, "harness_checks_judged": 5, "line": "product targets: …"},
+///   "summary": {"product_targets_met": 9, "product_targets_missed": 3, "product_targets_undecided": 2,
+///               "product_targets_judged": 14, "harness_checks_met": 5, "harness_checks_missed": 0,
+///               "harness_checks_undecided": 0, "harness_checks_judged": 5, "line": "product targets: …"},
 ///   "groups": [{"scenario": "install", "group": "install-subclass", "baseline": "subclass-i1-c1",
 ///               "unit": "ns/op", "better": "lower"}],
 ///   "results": [{"scenario": "typed-forwarding", "variant": "proxy", "kind": "product",
 ///                "group": "typed-forwarding", "group_baseline": "direct", "baseline": false,
 ///                "unit": "ns/op", "better": "lower", "median": 41.2, "p10": 40.8, "p90": 43.0,
-///                "spread": 0.05, "noisy": false, "ratio_to_baseline": 1.1, "allocations_per_op": 0,
-///                "samples": 25, "operations_per_sample": 480000, "repeats": 3,
-///                "targets": [{"kind": "ratio_at_most", "limit": 1.25, "label": "≤1.25× base", "met": true}],
-///                "target": "≤1.25× base, 0 allocs", "target_met": true}],
+///                "spread": 0.05, "noisy": false, "ratio_to_baseline": 1.1,
+///                "baseline_ratio": {"reference": "direct", "median": 1.1, "q1": 1.08, "q3": 1.12,
+///                                   "min": 1.02, "max": 1.3, "rounds": 41},
+///                "allocations_per_op": 0, "samples": 41, "operations_per_sample": 240000, "repeats": 3,
+///                "targets": [{"kind": "ratio_at_most", "limit": 1.25, "label": "≤1.25× base",
+///                             "reference": "direct", "ratio": {"reference": "direct", …},
+///                             "verdict": "met"}],
+///                "target": "≤1.25× base, 0 allocs", "target_verdict": "met"}],
 ///   "skipped": [{"scenario": "…", "variant": "…", "note": "…"}]
 /// }
 /// ```
 ///
 /// `median`, `p10` and `p90` are in `unit`; `better` says whether `lower` or `higher` values are
-/// better. `ratio_to_baseline` is the median over the group baseline's median, only within one group
-/// and one unit, and `null` otherwise; `allocations_per_op` is `null` when not counted. The noise
-/// fields about load are `null` where the load cannot be read. `target` and `target_met` appear
-/// only for variants with targets (`target_met` is `null` when a needed figure is missing).
+/// better. `ratio_to_baseline` is the median of the per-round ratios to the group baseline
+/// (`baseline_ratio`, with its quartiles `q1`, `q3` and extremes), only within one group and one
+/// unit, and `null` otherwise; `rounds` is 0 for an unpaired estimate (custom measurements: the
+/// ratio of the medians, quartiles over quartiles) and for a baseline's own ratio of 1. A target's
+/// `reference` is the variant its ratio is relative to (`null` for an allocation target), its
+/// `ratio` the estimate it is judged by, and its `verdict` `met`, `missed`, `undecided` or `null`
+/// when a needed figure is missing. `allocations_per_op` is `null` when not counted. The noise fields
+/// about load are `null` where the load cannot be read. `target` and `target_verdict` appear only
+/// for variants with targets.
 package enum JSONReport {
   /// The schema version this tool writes and reads.
-  package static let schemaVersion = 2
+  package static let schemaVersion = 3
 
   /// Encodes a report as pretty-printed JSON with sorted keys.
   ///
@@ -86,7 +97,10 @@ package enum JSONReport {
       machine = Machine(
         cpu: info.cpu, cores: info.cores, os: info.os, swiftVersion: info.swiftVersion,
         buildConfiguration: info.buildConfiguration, date: info.date, allocationCounting: info.allocationCounting)
-      run = Run(configuration: report.configurationName, repeat: report.repeats)
+      run = Run(
+        configuration: report.configurationName, repeat: report.repeats, rounds: report.pairing.rounds,
+        batchRounds: report.pairing.batchRounds, roundNanoseconds: report.pairing.roundNanoseconds,
+        seed: report.pairing.seed, method: report.pairing.sentence)
       let verdict = report.noise
       noise = Noise(
         verdict: verdict.isNoisy ? "noisy" : "quiet", reasons: verdict.reasons, noisyRows: verdict.noisyRows,
@@ -97,7 +111,9 @@ package enum JSONReport {
       let product = report.targetCounts(.product)
       let harness = report.targetCounts(.harnessSelfCheck)
       summary = Summary(
-        productTargetsMet: product.met, productTargetsJudged: product.judged, harnessChecksMet: harness.met,
+        productTargetsMet: product.met, productTargetsMissed: product.missed,
+        productTargetsUndecided: product.undecided, productTargetsJudged: product.judged,
+        harnessChecksMet: harness.met, harnessChecksMissed: harness.missed, harnessChecksUndecided: harness.undecided,
         harnessChecksJudged: harness.judged, line: report.summaryLine)
       var groups: [Group] = []
       for result in report.results where !groups.contains(where: { $0.group == result.group }) {
@@ -127,6 +143,11 @@ package enum JSONReport {
   package struct Run: Codable, Equatable, Sendable {
     package var configuration: String
     package var `repeat`: Int
+    package var rounds: Int
+    package var batchRounds: Int
+    package var roundNanoseconds: UInt64
+    package var seed: UInt64
+    package var method: String
   }
 
   /// The noise check: verdict, reasons, readings and thresholds.
@@ -160,8 +181,12 @@ package enum JSONReport {
   /// Target counts: product targets apart from the harness's self-checks.
   package struct Summary: Codable, Equatable, Sendable {
     package var productTargetsMet: Int
+    package var productTargetsMissed: Int
+    package var productTargetsUndecided: Int
     package var productTargetsJudged: Int
     package var harnessChecksMet: Int
+    package var harnessChecksMissed: Int
+    package var harnessChecksUndecided: Int
     package var harnessChecksJudged: Int
     package var line: String
   }
@@ -175,19 +200,44 @@ package enum JSONReport {
     package var better: String
   }
 
+  /// A ratio with its spread (``RatioEstimate``).
+  package struct Ratio: Codable, Equatable, Sendable {
+    package var reference: String
+    package var median: Double
+    package var q1: Double
+    package var q3: Double
+    package var min: Double
+    package var max: Double
+    package var rounds: Int
+
+    init(_ estimate: RatioEstimate) {
+      reference = estimate.reference
+      median = estimate.median
+      q1 = estimate.lowerQuartile
+      q3 = estimate.upperQuartile
+      min = estimate.minimum
+      max = estimate.maximum
+      rounds = estimate.rounds
+    }
+  }
+
   /// One target and its verdict.
   package struct Target: Codable, Equatable, Sendable {
     package var kind: String
     package var limit: Double
     package var label: String
-    package var met: Bool?
+    package var reference: String?
+    package var ratio: Ratio?
+    package var verdict: String?
 
     package func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(kind, forKey: .kind)
       try container.encode(limit, forKey: .limit)
       try container.encode(label, forKey: .label)
-      try container.encode(met, forKey: .met)
+      try container.encode(reference, forKey: .reference)
+      try container.encode(ratio, forKey: .ratio)
+      try container.encode(verdict, forKey: .verdict)
     }
   }
 
@@ -207,13 +257,14 @@ package enum JSONReport {
     package var spread: Double
     package var noisy: Bool
     package var ratioToBaseline: Double?
+    package var baselineRatio: Ratio?
     package var allocationsPerOp: Double?
     package var samples: Int
     package var operationsPerSample: Int
     package var repeats: Int
     package var targets: [Target]
     package var target: String?
-    package var targetMet: Bool?
+    package var targetVerdict: String?
 
     init(_ result: VariantResult) {
       scenario = result.scenario
@@ -230,6 +281,7 @@ package enum JSONReport {
       spread = result.relativeSpread
       noisy = result.isNoisy
       ratioToBaseline = result.ratioToBaseline
+      baselineRatio = result.baselineRatio.map(Ratio.init)
       allocationsPerOp = result.allocationsPerOperation
       samples = result.summary.count
       operationsPerSample = result.operationsPerSample
@@ -237,10 +289,11 @@ package enum JSONReport {
       targets = result.targets.map { target in
         Target(
           kind: target.kind, limit: target.limit, label: target.label,
-          met: target.isMet(ratio: result.ratioToBaseline, allocationsPerOperation: result.allocationsPerOperation))
+          reference: target.reference(groupBaseline: result.groupBaseline),
+          ratio: result.ratio(for: target).map(Ratio.init), verdict: result.verdict(for: target)?.rawValue)
       }
       target = result.targets.isEmpty ? nil : result.targetLabel
-      targetMet = result.targetsMet
+      targetVerdict = result.targetVerdict?.rawValue
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -260,6 +313,7 @@ package enum JSONReport {
       try container.encode(noisy, forKey: .noisy)
       // Encoded explicitly so that an unknown figure reads as null rather than a missing key.
       try container.encode(ratioToBaseline, forKey: .ratioToBaseline)
+      try container.encode(baselineRatio, forKey: .baselineRatio)
       try container.encode(allocationsPerOp, forKey: .allocationsPerOp)
       try container.encode(samples, forKey: .samples)
       try container.encode(operationsPerSample, forKey: .operationsPerSample)
@@ -267,7 +321,7 @@ package enum JSONReport {
       try container.encode(targets, forKey: .targets)
       if let target {
         try container.encode(target, forKey: .target)
-        try container.encode(targetMet, forKey: .targetMet)
+        try container.encode(targetVerdict, forKey: .targetVerdict)
       }
     }
   }

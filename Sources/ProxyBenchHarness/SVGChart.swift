@@ -7,7 +7,7 @@ import Foundation
 /// value, ratio, allocations and target verdict beside it. The scale turns
 /// logarithmic when the largest value is more than 20 times the smallest, and
 /// the panel's title says so. Colours: grey baseline, green target met, red
-/// target missed, blue no target. A dashed mark on a bar's row shows where a
+/// target missed, amber target undecided, blue no target. A dashed mark on a bar's row shows where a
 /// ratio target lies; a noisy row gets an orange outline and `≈noisy`. The
 /// legend at the top explains all of this, and the header gives the run's
 /// noise verdict and target summary.
@@ -138,6 +138,7 @@ package enum SVGChart {
   private static let baselineColour = "#7f8c8d"
   private static let metColour = "#2e8b57"
   private static let missedColour = "#c0392b"
+  private static let undecidedColour = "#d4a017"
   private static let noTargetColour = "#3b6fb6"
   private static let noisyColour = "#d35400"
 
@@ -149,7 +150,7 @@ package enum SVGChart {
     var x = labelX
     for (colour, label) in [
       (baselineColour, "group baseline"), (metColour, "target met"), (missedColour, "target missed"),
-      (noTargetColour, "no target"),
+      (undecidedColour, "target undecided"), (noTargetColour, "no target"),
     ] {
       svg += "<rect x=\"\(number(x))\" y=\"\(number(y + 2))\" width=\"14\" height=\"10\" fill=\"\(colour)\"/>\n"
       svg += text(label, x: x + 20, y: y + 11, size: 11, fill: "#222")
@@ -275,10 +276,11 @@ package enum SVGChart {
   private static func row(_ result: VariantResult, scale: Scale, baselineMedian: Double?, y: Double) -> String {
     var svg = ""
     let colour: String
-    switch (result.isBaseline, result.targetsMet) {
+    switch (result.isBaseline, result.targetVerdict) {
     case (true, _): colour = baselineColour
-    case (false, .some(true)): colour = metColour
-    case (false, .some(false)): colour = missedColour
+    case (false, .met): colour = metColour
+    case (false, .missed): colour = missedColour
+    case (false, .undecided): colour = undecidedColour
     case (false, .none): colour = noTargetColour
     }
     let middle = y + rowHeight / 2
@@ -307,9 +309,11 @@ package enum SVGChart {
       }
     }
     var caption = "\(ValueFormatter.measured(result.summary.median)) \(result.unit.symbol)"
-    if let ratio = result.ratioToBaseline, !result.isBaseline { caption += " · \(ValueFormatter.ratio(ratio))×" }
+    if let ratio = result.baselineRatio, !result.isBaseline {
+      caption += " · \(ValueFormatter.ratio(ratio.median))× (IQR \(ratio.spreadLabel))"
+    }
     caption += " · \(ValueFormatter.allocations(result.allocationsPerOperation)) allocs/op"
-    if let met = result.targetsMet { caption += " · target \(result.targetLabel): \(met ? "PASS" : "MISS")" }
+    if let verdict = result.targetVerdict { caption += " · target \(result.targetLabel): \(verdict.rawValue)" }
     if result.isNoisy { caption += " · ≈noisy" }
     svg += text(
       caption, x: max(barX + length, high) + 6, y: middle + 4, size: 11, fill: result.isNoisy ? noisyColour : "#222")

@@ -63,6 +63,11 @@ package struct Scenario {
       if let group = variant.group, group != id {
         precondition(groups.contains { $0.id == group }, "variant '\(variant.id)': unknown group '\(group)'")
       }
+      for reference in variant.targets.compactMap(\.referenceVariant) {
+        precondition(
+          reference != variant.id && variants.contains { $0.id == reference },
+          "variant '\(variant.id)': its target names '\(reference)', which is not another variant of '\(id)'")
+      }
     }
     for group in groups {
       precondition(Scenario.isValidID(group.id) && group.id != id, "scenario '\(id)': bad group id '\(group.id)'")

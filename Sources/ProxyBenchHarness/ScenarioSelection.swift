@@ -3,7 +3,9 @@
 /// A pattern selects a whole scenario when it equals the scenario's id, and
 /// otherwise every variant whose `scenario/variant` name contains it. With
 /// no patterns everything is selected. A group's baseline is always
-/// measured when any variant of the group is, so ratios stay meaningful.
+/// measured when any variant of the group is, and so is a variant that a
+/// selected variant's target names (with its own group's baseline), so ratios
+/// stay meaningful.
 package struct ScenarioSelection: Equatable, Sendable {
   /// The `--filter` patterns; empty selects everything.
   package var patterns: [String]
@@ -35,10 +37,14 @@ package struct ScenarioSelection: Equatable, Sendable {
     scenarios.compactMap { scenario in
       let picked = scenario.variants.filter { matches(scenarioID: scenario.id, variantID: $0.id) }
       guard !picked.isEmpty else { return nil }
-      let neededBaselines = Set(picked.map { scenario.baselineID(ofGroup: scenario.groupID(of: $0)) })
-      let variants = scenario.variants.filter { variant in
-        neededBaselines.contains(variant.id) || picked.contains { $0.id == variant.id }
+      var needed = Set(picked.map(\.id))
+      for variant in picked {
+        for reference in variant.targets.compactMap(\.referenceVariant) { needed.insert(reference) }
       }
+      for variant in scenario.variants where needed.contains(variant.id) {
+        needed.insert(scenario.baselineID(ofGroup: scenario.groupID(of: variant)))
+      }
+      let variants = scenario.variants.filter { needed.contains($0.id) }
       return (scenario, variants)
     }
   }

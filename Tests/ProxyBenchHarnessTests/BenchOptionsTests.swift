@@ -46,6 +46,14 @@ import Testing
     }
   }
 
+  @Test func seedSetsTheOrderOfPairedRounds() throws {
+    #expect(try BenchOptions.parse([]).configuration.pairingSeed == BenchConfiguration.defaultPairingSeed)
+    let options = try BenchOptions.parse(["--seed", "7", "--quick"])
+    #expect(options.configuration.pairingSeed == 7)
+    #expect(options.configuration.roundCount == BenchConfiguration.quick.roundCount)
+    #expect(throws: ProxyBenchError.badValue(option: "--seed", value: "-1")) { try BenchOptions.parse(["--seed=-1"]) }
+  }
+
   @Test func badRepeatThrows() {
     #expect(throws: ProxyBenchError.badValue(option: "--repeat", value: "0")) { try BenchOptions.parse(["--repeat=0"]) }
     #expect(throws: ProxyBenchError.badValue(option: "--repeat", value: "x")) {

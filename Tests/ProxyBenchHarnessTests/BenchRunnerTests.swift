@@ -107,7 +107,7 @@ import Testing
     // A ratio only within one group and one unit: the bytes row shares no unit with its baseline.
     #expect(report.results.map(\.ratioToBaseline) == [1, 2, nil])
     #expect(report.results.map(\.groupBaseline) == ["base", "base", "base"])
-    #expect(report.results[1].targetsMet == false)
+    #expect(report.results[1].targetVerdict == .missed)
     #expect(report.skipped == [SkippedVariant(scenario: "demo", variant: "later", note: "not yet available")])
     #expect(lines.count == 4)
     #expect(lines[0].hasPrefix("[1/4] demo/base: 2.00 ns/op"))
@@ -130,7 +130,7 @@ import Testing
     #expect(report.results.map(\.group) == ["demo", "other", "other"])
     #expect(report.results.map(\.ratioToBaseline) == [1, 1, 2])
     #expect(report.results.map(\.isBaseline) == [true, true, false])
-    #expect(report.results[2].targetsMet == true)
+    #expect(report.results[2].targetVerdict == .met)
     // Filtering for a group's variant keeps that group's baseline, not the main one.
     let picked = ScenarioSelection(patterns: ["demo/other-10"]).apply(to: [scenario])
     #expect(picked.first?.variants.map(\.id) == ["other-1", "other-10"])

@@ -13,8 +13,17 @@ import Testing
     return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
   }
 
-  @Test func schemaVersionIsTwo() throws {
-    #expect(try decode()["schema_version"] as? Int == 2)
+  @Test func schemaVersionIsThree() throws {
+    #expect(try decode()["schema_version"] as? Int == 3)
+  }
+
+  @Test func runBlockSaysHowRatiosWereMeasured() throws {
+    let run = try #require(try decode()["run"] as? [String: Any])
+    #expect(run["rounds"] as? Int == Fixtures.tiny.roundCount)
+    #expect(run["batch_rounds"] as? Int == Fixtures.tiny.batchRoundCount)
+    #expect(run["round_nanoseconds"] as? Int == Int(Fixtures.tiny.roundNanoseconds))
+    #expect(run["seed"] as? Int == Int(BenchConfiguration.defaultPairingSeed))
+    #expect((run["method"] as? String)?.contains("interquartile range") == true)
   }
 
   @Test func machineBlockHasEveryField() throws {
@@ -28,11 +37,11 @@ import Testing
 
   @Test func resultsCarryUnitDirectionAndGroup() throws {
     let results = try #require(try decode()["results"] as? [[String: Any]])
-    #expect(results.count == 4)
+    #expect(results.count == 6)
     for result in results {
       for key in [
         "scenario", "variant", "group", "group_baseline", "baseline", "kind", "median", "p10", "p90", "unit", "better",
-        "ratio_to_baseline", "allocations_per_op", "spread", "noisy", "repeats", "targets",
+        "ratio_to_baseline", "baseline_ratio", "allocations_per_op", "spread", "noisy", "repeats", "targets",
       ] {
         #expect(result[key] != nil, "missing \(key)")
       }
@@ -46,21 +55,49 @@ import Testing
     #expect(fast["group"] as? String == "demo")
     #expect(fast["group_baseline"] as? String == "base")
     #expect(fast["target"] as? String == "≤1.25× base")
-    #expect(fast["target_met"] as? Bool == true)
+    #expect(fast["target_verdict"] as? String == "met")
+    let spread = try #require(fast["baseline_ratio"] as? [String: Any])
+    #expect(spread["reference"] as? String == "base")
+    #expect(spread["median"] as? Double == 1.1)
+    #expect(abs((spread["q1"] as? Double ?? 0) - 1.08) < 1e-12)
+    #expect(abs((spread["q3"] as? Double ?? 0) - 1.12) < 1e-12)
+    #expect(spread["rounds"] as? Int == 11)
     let targets = try #require(fast["targets"] as? [[String: Any]])
     #expect(targets.first?["kind"] as? String == "ratio_at_most")
     #expect(targets.first?["limit"] as? Double == 1.25)
+    #expect(targets.first?["reference"] as? String == "base")
+    #expect(targets.first?["verdict"] as? String == "met")
+    #expect((targets.first?["ratio"] as? [String: Any])?["median"] as? Double == 1.1)
+    let close = try #require(results.first { $0["variant"] as? String == "close" })
+    #expect(close["target_verdict"] as? String == "undecided")
     let base = try #require(results.first { $0["variant"] as? String == "base" })
     #expect(base["target"] == nil)
     #expect(base["baseline"] as? Bool == true)
     let slow = try #require(results.first { $0["variant"] as? String == "slow" })
     #expect(slow["noisy"] as? Bool == true)
+    #expect(slow["target_verdict"] as? String == "missed")
+  }
+
+  @Test func aTargetNamingAnotherVariantIsJudgedByTheRatioToThatVariant() throws {
+    let results = try #require(try decode()["results"] as? [[String: Any]])
+    let generated = try #require(results.first { $0["variant"] as? String == "generated" })
+    let target = try #require((generated["targets"] as? [[String: Any]])?.first)
+    #expect(target["reference"] as? String == "fast")
+    #expect(target["label"] as? String == "≤1.05× fast")
+    let ratio = try #require(target["ratio"] as? [String: Any])
+    #expect(ratio["reference"] as? String == "fast")
+    #expect(ratio["median"] as? Double == 1.02)
+    #expect(target["verdict"] as? String == "met")
+    // Its ratio to the group baseline is reported too, and is not what the target judges.
+    #expect(generated["ratio_to_baseline"] as? Double == 1.12)
   }
 
   @Test func summaryCountsProductTargetsApartFromHarnessChecks() throws {
     let summary = try #require(try decode()["summary"] as? [String: Any])
-    #expect(summary["product_targets_met"] as? Int == 1)
-    #expect(summary["product_targets_judged"] as? Int == 2)
+    #expect(summary["product_targets_met"] as? Int == 2)
+    #expect(summary["product_targets_missed"] as? Int == 1)
+    #expect(summary["product_targets_undecided"] as? Int == 1)
+    #expect(summary["product_targets_judged"] as? Int == 4)
     #expect(summary["harness_checks_met"] as? Int == 1)
     #expect(summary["harness_checks_judged"] as? Int == 1)
   }
@@ -97,10 +134,14 @@ import Testing
   @Test func tableHoldsJudgedGroupsWithBaselinesAndVerdicts() throws {
     let markdown = MarkdownTable.render(JSONReport.Document(report: Fixtures.report()))
     #expect(markdown.contains("| demo: `base` (baseline) |"))
-    #expect(markdown.contains("≤1.25× base | met |"))
+    #expect(markdown.contains("| 1.10× (1.08–1.12) | 0.00 | ≤1.25× base | met |"))
     #expect(markdown.contains("≤2× base | **missed** |"))
+    #expect(markdown.contains("| 1.24× (1.21–1.27) | 0.00 | ≤1.25× base | undecided |"))
+    #expect(markdown.contains("| ≤1.05× fast | met; ≤1.05× fast: 1.02× (1.00–1.04) |"))
     #expect(markdown.contains("`slow` ≈noisy"))
-    #expect(markdown.contains("Product targets: 1 of 2 met (harness self-checks apart: 1 of 1)"))
+    #expect(
+      markdown.contains(
+        "Product targets: 2 met, 1 missed, 1 undecided of 4 (harness self-checks apart: 1 met of 1)"))
     #expect(markdown.contains("best of 3 per row"))
     // Harness self-checks are not in the README table.
     #expect(!markdown.contains("`check`"))
@@ -166,14 +207,15 @@ import Testing
 
   @Test func everyMeasuredVariantHasABarAndEverySkippedOneIsNamed() {
     let svg = SVGChart.render(Fixtures.report())
-    #expect(svg.components(separatedBy: "<title>").count - 1 == 4)
+    #expect(svg.components(separatedBy: "<title>").count - 1 == 6)
     #expect(svg.contains("later"))
   }
 
   @Test func legendExplainsColoursWhiskersScaleAndNoise() {
     let svg = SVGChart.render(Fixtures.report())
     for phrase in [
-      "group baseline", "target met", "target missed", "no target", "whisker: p10–p90", "log scale", "≈noisy",
+      "group baseline", "target met", "target missed", "target undecided", "no target", "whisker: p10–p90",
+      "log scale", "≈noisy",
     ] {
       #expect(svg.contains(phrase), "legend lacks \(phrase)")
     }
@@ -209,9 +251,16 @@ import Testing
     let table = TableRenderer.render(Fixtures.report())
     #expect(table.contains("(baseline)"))
     #expect(table.contains("≤1.25× base"))
-    #expect(table.contains("PASS"))
-    #expect(table.contains("MISS"))
-    #expect(table.contains("product targets: 1 of 2 met; harness self-checks: 1 of 1 met; noise: noisy"))
+    #expect(table.contains(" 1.08–1.12 "))
+    #expect(table.contains("  generated over fast: 1.02× (IQR 1.00–1.04), target ≤1.05× fast: met"))
+    for verdict in ["met", "missed", "undecided"] {
+      #expect(table.contains(" \(verdict)"), "no \(verdict)")
+    }
+    #expect(
+      table.contains(
+        "product targets: 2 met, 1 missed, 1 undecided of 4; harness self-checks: 1 met, 0 missed, 0 undecided of 1;"
+          + " noise: noisy"))
+    #expect(table.contains("ratios: each ratio is the median of 5 paired rounds"))
     #expect(table.contains("How to read"))
     #expect(table.contains("noisy"))
   }
@@ -234,21 +283,54 @@ import Testing
 }
 
 @Suite struct PerformanceTargetTests {
-  @Test func ratioTargets() {
+  @Test func ratioTargetsAreJudgedOnTheInterquartileRange() {
     let target = PerformanceTarget.ratioToBaselineAtMost(1.25)
-    #expect(target.isMet(ratio: 1.2, allocationsPerOperation: 0) == true)
-    #expect(target.isMet(ratio: 1.3, allocationsPerOperation: 0) == false)
-    #expect(target.isMet(ratio: nil, allocationsPerOperation: 0) == nil)
+    #expect(target.verdict(ratio: Fixtures.estimate(1.15), allocationsPerOperation: 0) == .met)
+    #expect(target.verdict(ratio: Fixtures.estimate(1.35), allocationsPerOperation: 0) == .missed)
+    // The median meets the limit but the upper quartile does not: the run cannot tell.
+    #expect(target.verdict(ratio: Fixtures.estimate(1.24, halfSpread: 0.03), allocationsPerOperation: 0) == .undecided)
+    // The median misses it but the lower quartile does not.
+    #expect(target.verdict(ratio: Fixtures.estimate(1.26, halfSpread: 0.03), allocationsPerOperation: 0) == .undecided)
+    #expect(target.verdict(ratio: nil, allocationsPerOperation: 0) == nil)
     #expect(target.label == "≤1.25× base")
     let rate = PerformanceTarget.ratioToBaselineAtLeast(0.5)
-    #expect(rate.isMet(ratio: 0.6, allocationsPerOperation: nil) == true)
-    #expect(rate.isMet(ratio: 0.4, allocationsPerOperation: nil) == false)
+    #expect(rate.verdict(ratio: Fixtures.estimate(0.6), allocationsPerOperation: nil) == .met)
+    #expect(rate.verdict(ratio: Fixtures.estimate(0.4), allocationsPerOperation: nil) == .missed)
+    #expect(rate.verdict(ratio: Fixtures.estimate(0.5, halfSpread: 0.05), allocationsPerOperation: nil) == .undecided)
     #expect(rate.label == "≥0.5× base")
   }
 
+  @Test func aTargetMayNameAnotherVariant() {
+    let target = PerformanceTarget.ratioToVariantAtMost("proxy", 1.05)
+    #expect(target.label == "≤1.05× proxy")
+    #expect(target.kind == "ratio_at_most")
+    #expect(target.referenceVariant == "proxy")
+    #expect(target.reference(groupBaseline: "direct") == "proxy")
+    #expect(PerformanceTarget.ratioToBaselineAtMost(2).reference(groupBaseline: "direct") == "direct")
+    #expect(PerformanceTarget.allocationsPerOperationAtMost(0).reference(groupBaseline: "direct") == nil)
+    // A result judges it by its ratio to that variant, not by its ratio to the group baseline.
+    let result = Fixtures.result(
+      "generated", median: 10, ratio: 2, variantRatios: [Fixtures.estimate(1.01, reference: "proxy")],
+      targets: [target])
+    #expect(result.ratio(for: target)?.reference == "proxy")
+    #expect(result.targetVerdict == .met)
+    let unmeasured = Fixtures.result("generated", median: 10, ratio: 1, targets: [target])
+    #expect(unmeasured.targetVerdict == nil)
+  }
+
   @Test func allocationTargets() {
-    #expect(PerformanceTarget.allocationsPerOperationAtMost(0).isMet(ratio: 1, allocationsPerOperation: 0.001) == true)
-    #expect(PerformanceTarget.allocationsPerOperationAtMost(0).isMet(ratio: 1, allocationsPerOperation: 1) == false)
-    #expect(PerformanceTarget.allocationsPerOperationAtMost(0).label == "0 allocs")
+    let none = PerformanceTarget.allocationsPerOperationAtMost(0)
+    #expect(none.verdict(ratio: nil, allocationsPerOperation: 0.001) == .met)
+    #expect(none.verdict(ratio: nil, allocationsPerOperation: 1) == .missed)
+    #expect(none.verdict(ratio: nil, allocationsPerOperation: nil) == nil)
+    #expect(none.label == "0 allocs")
+  }
+
+  @Test(arguments: [
+    ([TargetVerdict.met, .met], TargetVerdict.met), ([.met, .undecided], .undecided), ([.undecided, .missed], .missed),
+    ([.missed, .met], .missed),
+  ])
+  func aRowsVerdictCombinesItsTargets(verdicts: [TargetVerdict], expected: TargetVerdict) {
+    #expect(TargetVerdict.combining(verdicts) == expected)
   }
 }

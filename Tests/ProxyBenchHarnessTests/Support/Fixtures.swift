@@ -19,15 +19,23 @@ enum Fixtures {
   static let tiny = BenchConfiguration(
     name: "test", warmupNanoseconds: 1_000, sampleNanoseconds: 10_000, sampleCount: 5, batchSampleCount: 3)
 
+  /// A paired estimate around `median`: quartiles `median ± halfSpread`, extremes twice as far.
+  static func estimate(_ median: Double, halfSpread: Double = 0.02, reference: String = "base") -> RatioEstimate {
+    RatioEstimate(
+      reference: reference, median: median, lowerQuartile: median - halfSpread, upperQuartile: median + halfSpread,
+      minimum: median - 2 * halfSpread, maximum: median + 2 * halfSpread, rounds: 11)
+  }
+
   static func result(
-    _ variant: String, median: Double, baseline: Bool = false, ratio: Double? = nil,
-    targets: [PerformanceTarget] = [], unit: ResultUnit = .nanosecondsPerOperation, spread: Double = 0.1,
-    kind: Scenario.Kind = .product, group: String? = nil
+    _ variant: String, median: Double, baseline: Bool = false, ratio: Double? = nil, ratioHalfSpread: Double = 0.02,
+    variantRatios: [RatioEstimate] = [], targets: [PerformanceTarget] = [], unit: ResultUnit = .nanosecondsPerOperation,
+    spread: Double = 0.1, kind: Scenario.Kind = .product, group: String? = nil
   ) -> VariantResult {
     VariantResult(
       scenario: "demo", variant: variant, group: group, groupBaseline: "base", kind: kind, unit: unit,
       summary: SampleSummary(median: median, p10: median * (1 - spread / 2), p90: median * (1 + spread / 2), count: 5),
-      ratioToBaseline: ratio, allocationsPerOperation: 0, operationsPerSample: 100, isBaseline: baseline,
+      baselineRatio: baseline ? .identity("base") : ratio.map { estimate($0, halfSpread: ratioHalfSpread) },
+      variantRatios: variantRatios, allocationsPerOperation: 0, operationsPerSample: 100, isBaseline: baseline,
       targets: targets)
   }
 
@@ -38,6 +46,12 @@ enum Fixtures {
         .measured(result("base", median: 1, baseline: true, ratio: 1)),
         .measured(result("fast", median: 1.1, ratio: 1.1, targets: [.ratioToBaselineAtMost(1.25)])),
         .measured(result("slow", median: 90, ratio: 90, targets: [.ratioToBaselineAtMost(2)], spread: 0.5)),
+        .measured(
+          result("close", median: 1.24, ratio: 1.24, ratioHalfSpread: 0.03, targets: [.ratioToBaselineAtMost(1.25)])),
+        .measured(
+          result(
+            "generated", median: 1.12, ratio: 1.12, variantRatios: [estimate(1.02, reference: "fast")],
+            targets: [.ratioToVariantAtMost("fast", 1.05)])),
         .skipped(SkippedVariant(scenario: "demo", variant: "later", note: "not yet available: \"soon\"")),
       ])
     let harness = ScenarioReport(
@@ -48,7 +62,7 @@ enum Fixtures {
             "check", median: 1, targets: [.allocationsPerOperationAtMost(0)], kind: .harnessSelfCheck, group: "self"))
       ])
     return BenchReport(
-      machine: machine, configurationName: "quick", repeats: 3,
+      machine: machine, configurationName: "quick", repeats: 3, pairing: PairingSettings(tiny),
       load: MachineLoad(loadAverageBefore: 0.2, otherLoadBefore: 0.1, otherLoadDuring: 0.1),
       scenarios: [scenario, harness])
   }

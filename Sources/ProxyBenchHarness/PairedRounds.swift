@@ -1,0 +1,143 @@
+import DelegateProxyKitTestSupport
+
+/// Interleaved measurement of two variants: the ratios targets are judged by.
+///
+/// Both variants are set up, calibrated so that one side of a round lasts about
+/// ``BenchConfiguration/roundNanoseconds`` (a prepared batch lasts what it lasts), and warmed up.
+/// Then each round times one sample of each, in an order drawn from a seeded generator, and gives
+/// one ratio: the variant's time per operation over the reference's. A slow phase of a shared
+/// machine that lasts longer than a round lands on both sides and cancels out of that round's
+/// ratio; the order is drawn so that neither side always runs first, after the other has warmed
+/// or cooled the caches.
+extension BenchRunner {
+  /// What interleaving a variant with a reference measured.
+  package struct PairedMeasurement: Equatable, Sendable {
+    /// The variant's side: one sample per round.
+    package var variant: Measurement
+    /// The reference's side: one sample per round.
+    package var reference: Measurement
+    /// One ratio per round (variant over reference), in round order; rounds whose reference took
+    /// no time are left out.
+    package var roundRatios: [Double]
+    /// Whether the variant ran first, per round, in round order.
+    package var variantFirst: [Bool]
+  }
+
+  /// Whether the harness can interleave `variant` with another: timed loops and prepared batches
+  /// can; custom measurements take all their samples at once and cannot.
+  ///
+  /// - Parameter variant: A variant.
+  /// - Returns: `true` for a timed loop or a prepared batch.
+  package func canPair(_ variant: Variant) -> Bool {
+    switch variant.body {
+    case .timedLoop, .preparedBatch: true
+    case .custom, .unavailable: false
+    }
+  }
+
+  /// Measures `variant` and `reference` in alternating rounds.
+  ///
+  /// - Parameters:
+  ///   - variant: The variant judged.
+  ///   - reference: The variant it is compared with.
+  ///   - seed: Seeds the order of each round's two sides.
+  /// - Returns: Both sides' samples and the round ratios, or `nil` when either cannot be paired
+  ///   (``canPair(_:)``).
+  package func measurePair(_ variant: Variant, against reference: Variant, seed: UInt64) -> PairedMeasurement? {
+    // The reference is set up first, as it would be when measured on its own before the variant.
+    guard let referenceSide = sampler(for: reference.body), let variantSide = sampler(for: variant.body) else {
+      return nil
+    }
+    referenceSide.warmUp()
+    variantSide.warmUp()
+    let rounds = referenceSide.isBatch || variantSide.isBatch ? configuration.batchRoundCount : configuration.roundCount
+    var generator = SplitMix64(seed: seed)
+    var variantSamples: [Double] = []
+    var referenceSamples: [Double] = []
+    var ratios: [Double] = []
+    var order: [Bool] = []
+    var variantAllocations: UInt64? = 0
+    var referenceAllocations: UInt64? = 0
+    for _ in 0..<rounds {
+      let variantFirst = generator.next() & 1 == 0
+      let first = variantFirst ? variantSide.sample() : referenceSide.sample()
+      let second = variantFirst ? referenceSide.sample() : variantSide.sample()
+      let (mine, theirs) = variantFirst ? (first, second) : (second, first)
+      let perOperation = Double(mine.nanoseconds) / Double(variantSide.operations)
+      let referencePerOperation = Double(theirs.nanoseconds) / Double(referenceSide.operations)
+      variantSamples.append(perOperation)
+      referenceSamples.append(referencePerOperation)
+      order.append(variantFirst)
+      let ratio = perOperation / referencePerOperation
+      if referencePerOperation > 0, ratio.isFinite { ratios.append(ratio) }
+      variantAllocations = variantAllocations.flatMap { total in mine.allocations.map { total &+ $0 } }
+      referenceAllocations = referenceAllocations.flatMap { total in theirs.allocations.map { total &+ $0 } }
+    }
+    func measurement(_ side: Sampler, _ samples: [Double], _ allocations: UInt64?) -> Measurement {
+      Measurement(
+        unit: .nanosecondsPerOperation, samples: samples,
+        allocationsPerOperation: allocations.map { Double($0) / Double(side.operations * rounds) },
+        operationsPerSample: side.operations)
+    }
+    return PairedMeasurement(
+      variant: measurement(variantSide, variantSamples, variantAllocations),
+      reference: measurement(referenceSide, referenceSamples, referenceAllocations), roundRatios: ratios,
+      variantFirst: order)
+  }
+
+  /// One side of a pair, set up and calibrated.
+  private struct Sampler {
+    var operations: Int
+    var isBatch: Bool
+    var warmUp: () -> Void
+    var sample: () -> (nanoseconds: UInt64, allocations: UInt64?)
+  }
+
+  private func sampler(for body: Variant.Body) -> Sampler? {
+    let context = MeasurementContext(configuration: configuration, environment: environment)
+    switch body {
+    case .timedLoop(let setup):
+      let loop = setup()
+      let iterations = calibrate(loop, budget: configuration.roundNanoseconds)
+      return Sampler(
+        operations: iterations, isBatch: false,
+        warmUp: {
+          let end = environment.now() &+ configuration.warmupNanoseconds
+          repeat { loop(iterations) } while environment.now() < end
+        },
+        sample: { context.time { loop(iterations) } })
+    case .preparedBatch(let operations, let prepare):
+      precondition(operations >= 1, "a prepared batch needs at least one operation")
+      return Sampler(
+        operations: operations, isBatch: true, warmUp: { prepare()() },
+        sample: {
+          let batch = prepare()
+          return context.time { batch() }
+        })
+    case .custom, .unavailable:
+      return nil
+    }
+  }
+}
+
+extension SplitMix64 {
+  /// A pair's own seed: the run's seed mixed with the pair's name (FNV-1a), so the order of a pair's
+  /// rounds is the same whatever else the run selects.
+  ///
+  /// ```swift
+  /// var generator = SplitMix64(seed: SplitMix64.seed(22, mixedWith: "typed-forwarding/proxy~direct"))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - seed: The run's seed.
+  ///   - name: The pair's name, e.g. `typed-forwarding/proxy~direct`.
+  /// - Returns: The pair's seed.
+  package static func seed(_ seed: UInt64, mixedWith name: String) -> UInt64 {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in name.utf8 {
+      hash ^= UInt64(byte)
+      hash &*= 0x0000_0100_0000_01B3
+    }
+    return hash ^ seed
+  }
+}
