@@ -13,14 +13,16 @@ let hookCounts = [1, 10, 100]
 /// handlers on the sent selector (the `dispatch-model` loop; for `proxy` the
 /// captured selector, so the forward-invocation path). One group per kind,
 /// `hook-count-<kind>`, with `<kind>-1` as its baseline: the ratios show how a
-/// kind's cost grows with its hooks, never one model against another.
+/// kind's cost grows with its hooks, never one model against another. The typed
+/// proxy's targets: 10 hooks at most 2 times one hook, 100 at most 12 times.
 @MainActor
 func hookCountScenario() -> Scenario {
   var variants: [Variant] = []
+  let typedTargets: [Int: [PerformanceTarget]] = [10: [.ratioToBaselineAtMost(2)], 100: [.ratioToBaselineAtMost(12)]]
   for hooks in hookCounts {
     variants.append(
       Variant(
-        id: "typed-proxy-\(hooks)", group: "hook-count-typed-proxy",
+        id: "typed-proxy-\(hooks)", group: "hook-count-typed-proxy", targets: typedTargets[hooks] ?? [],
         body: .timedLoop { listLoop(proxies: 1, afterHook: true, hooks: hooks) }))
   }
   for kind in strategyIDs {

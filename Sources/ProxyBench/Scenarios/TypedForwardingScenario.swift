@@ -14,7 +14,7 @@ import Synchronization
 ///   slot, no hooks.
 /// - `generated-proxy`: HeadlessUI's `ListViewDelegateProxy`, which `generate-delegate-proxies`
 ///   writes, installed the same way: what the generator's code costs beside the hand-written
-///   proxy (the aim is at most 1.05 times `proxy`).
+///   proxy, judged against `proxy` itself in paired rounds (at most 1.05 times).
 /// - `sendable-proxy`: the same hand-written proxy on the `SendableDelegateProxy` base
 ///   (`SendableListProxy`), no hooks: what the lock around a `Sendable` proxy's forwardee adds to
 ///   `proxy`.
@@ -23,20 +23,26 @@ import Synchronization
 ///   that reads the index path through the call's `Invocation`.
 /// - `chain-3`: three proxy types stacked on the slot.
 /// - `autotrack-memory`: AutoTrack's list capture building an event into an in-memory sink.
+///
+/// The throwing, six- and seven-argument rows (`methodShapeGroupsAndVariants()`) follow, each
+/// shape in its own group.
 @MainActor
 func typedForwardingScenario() -> Scenario {
-  Scenario(
+  let shapes = methodShapeGroupsAndVariants()
+  return Scenario(
     id: "typed-forwarding",
-    summary: "list host dispatching did-select: direct delegate vs typed proxies",
+    summary: "a host calling one delegate method: direct delegate vs typed proxies",
     baseline: "direct",
-    naming: "chain-<N>: N proxies stacked on the list's delegate slot",
+    naming: "chain-<N>: N proxies stacked on the list's delegate slot; <shape>-direct/-proxy/-proxy-after-hook:"
+      + " one method shape (throwing, six-args, seven-args) in its own group",
+    groups: shapes.groups,
     variants: [
       Variant(id: "direct", body: .timedLoop { listLoop(proxies: 0, afterHook: false) }),
       Variant(
         id: "proxy", targets: [.ratioToBaselineAtMost(1.25), .allocationsPerOperationAtMost(0)],
         body: .timedLoop { listLoop(proxies: 1, afterHook: false, handWritten: true) }),
       Variant(
-        id: "generated-proxy", targets: [.ratioToBaselineAtMost(1.25), .allocationsPerOperationAtMost(0)],
+        id: "generated-proxy", targets: [.ratioToVariantAtMost("proxy", 1.05), .allocationsPerOperationAtMost(0)],
         body: .timedLoop { listLoop(proxies: 1, afterHook: false) }),
       Variant(
         id: "sendable-proxy", targets: [.allocationsPerOperationAtMost(0)],
@@ -45,13 +51,13 @@ func typedForwardingScenario() -> Scenario {
         id: "proxy-after-hook", targets: [.ratioToBaselineAtMost(1.5), .allocationsPerOperationAtMost(0)],
         body: .timedLoop { listLoop(proxies: 1, afterHook: true) }),
       Variant(
-        id: "proxy-invocation-hook", targets: [.ratioToBaselineAtMost(3)],
+        id: "proxy-invocation-hook", targets: [.ratioToBaselineAtMost(3), .allocationsPerOperationAtMost(0)],
         body: .timedLoop { listLoop(proxies: 1, afterHook: true, dynamic: true) }),
       Variant(
         id: "chain-3", targets: [.ratioToBaselineAtMost(2)], body: .timedLoop { listLoop(proxies: 3, afterHook: false) }
       ),
       autoTrackMemoryVariant(),
-    ])
+    ] + shapes.variants)
 }
 
 /// The selector the string-keyed variant hooks.
