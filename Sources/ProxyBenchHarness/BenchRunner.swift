@@ -1,7 +1,8 @@
 /// Measures variants: calibration, warm-up, samples, allocation counts.
 ///
 /// For a timed loop the runner doubles the iteration count until one run
-/// lasts a tenth of the sample budget, scales it to the full budget, warms up,
+/// lasts a tenth of the sample budget (the best of three timings, so that one
+/// preempted timing cannot stop it early), scales it to the full budget, warms up,
 /// then takes `sampleCount` samples. Each sample reads the allocation counter
 /// and the clock just before and just after the loop, so allocations per
 /// operation cover the measured operations and nothing else.
@@ -74,7 +75,12 @@ package struct BenchRunner {
     let cap = configuration.maxIterationsPerSample
     var iterations = 1
     while true {
-      let elapsed = Double(time { loop(iterations) })
+      var elapsed = Double(time { loop(iterations) })
+      if elapsed >= budget / 10, iterations < cap {
+        // One timing preempted by another process can look long enough and stop the growth at a
+        // fraction of the iterations the budget needs: confirm with the best of three.
+        for _ in 0..<2 { elapsed = min(elapsed, Double(time { loop(iterations) })) }
+      }
       if elapsed >= budget / 10 || iterations >= cap {
         guard elapsed > 0 else { return cap }
         let scaled = (budget / elapsed * Double(iterations)).rounded()

@@ -29,6 +29,19 @@ import Testing
     #expect(iterations == 5_000)
   }
 
+  @Test func onePreemptedTimingDoesNotCutCalibrationShort() {
+    let clock = FakeClock()
+    let runner = BenchRunner(configuration: Fixtures.tiny, environment: clock.environment)
+    var calls = 0
+    let iterations = runner.calibrate { iterations in
+      calls += 1
+      // 2 ns per iteration; the fourth run (40 iterations) is preempted for 5 µs, which alone would pass
+      // a tenth of the 10 µs budget and scale 40 iterations up to only 79.
+      clock.nanoseconds += UInt64(2 * iterations) + (calls == 4 ? 5_000 : 0)
+    }
+    #expect(iterations == 5_000)
+  }
+
   @Test func calibrationStopsAtTheIterationCap() {
     let clock = FakeClock()
     var configuration = Fixtures.tiny
