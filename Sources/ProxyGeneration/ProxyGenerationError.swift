@@ -28,8 +28,8 @@ package indirect enum ProxyGenerationError: Error, Equatable, Sendable {
   case refinesSendable(protocol: String)
   /// A `static` (or `class`) requirement: a proxy forwards calls made on an instance.
   case staticRequirement(protocol: String, requirement: String)
-  /// A requirement the generator cannot forward, and why (an `inout` parameter, a subscript, a
-  /// generic result…), the requirement quoted by its declaration.
+  /// A requirement the generator cannot forward, and why (an `isolated` parameter, a subscript, a
+  /// variadic parameter…), the requirement quoted by its declaration.
   case unsupportedRequirement(protocol: String, requirement: String, reason: String)
   /// The protocol is `private` or `fileprivate`, so a proxy in a file of its own cannot see it.
   case inaccessible(protocol: String, accessLevel: String)

@@ -10,6 +10,7 @@ import Testing
     "KitchenSinkDelegate", "BaseDelegate", "RefinedDelegate", "SiblingDelegate", "DiamondDelegate",
     "FlattenedDelegate", "PlainDelegate", "SettingsDelegate", "StoreDelegate", "ReportingPipelineDelegate",
     "LoaderDelegate", "CounterDelegate", "FeedDelegate", "PagedFeedDelegate", "DownloadDelegate",
+    "PreferencesDelegate",
   ]
   static let headlessUIProxies = [
     "ApplicationDelegate", "GridViewDelegate", "ListViewDelegate", "ScreenLifecycleDelegate", "ScrollViewDelegate",

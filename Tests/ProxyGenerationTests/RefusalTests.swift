@@ -73,15 +73,18 @@ import Testing
         "NonEscapingDelegate: requirement `func perform(_ body: (Int) -> Void)` cannot be forwarded: parameter "
         + "'body' is a non-escaping closure; hooks receive the arguments, so they must be @escaping"),
     Refusal(
-      name: "GenericResultDelegate",
+      name: "GenericErrorDelegate",
       error: .unsupportedRequirement(
-        protocol: "GenericResultDelegate", requirement: "`func make<T>(_ type: T.Type) -> T where T: Decodable`",
+        protocol: "GenericErrorDelegate",
+        requirement: "`func run<Failure>(_ type: Failure.Type) throws(Failure) where Failure: Error`",
         reason:
-          "its result's type involves generic parameter T; a proxy's method table has one result type for every call"),
+          "its error type involves generic parameter Failure; Swift infers a typed error's generic parameter only "
+          + "from a `throws(Failure)` context, and a method table's entry has one error type for every call"),
       message:
-        "GenericResultDelegate: requirement `func make<T>(_ type: T.Type) -> T where T: Decodable` cannot be "
-        + "forwarded: its result's type involves generic parameter T; a proxy's method table has one result type "
-        + "for every call"),
+        "GenericErrorDelegate: requirement `func run<Failure>(_ type: Failure.Type) throws(Failure) where Failure: "
+        + "Error` cannot be forwarded: its error type involves generic parameter Failure; Swift infers a typed "
+        + "error's generic parameter only from a `throws(Failure)` context, and a method table's entry has one "
+        + "error type for every call"),
     Refusal(
       name: "CollidingNamesDelegate",
       error: .nameCollision(

@@ -258,7 +258,10 @@ package struct ProtocolReader: Sendable {
     }
     let isolation = declaration.modifiers.first { $0.hasPrefix("nonisolated") }
     let generics = symbol.generics?.parameters.filter { $0.depth > 0 }.map(\.name) ?? declaration.genericParameters
-    let constraints = (symbol.generics?.constraints ?? []).filter { generics.contains($0.lhs) }
+    // The method's own constraints: on its generic parameters and on their member types.
+    let constraints = (symbol.generics?.constraints ?? []).filter { constraint in
+      generics.contains { constraint.lhs == $0 || constraint.lhs.hasPrefix($0 + ".") }
+    }
     let requirement = Requirement(
       identifier: symbol.identifier, selector: symbol.title, baseName: declaration.name, genericParameters: generics,
       genericConstraints: constraints, parameters: declaration.parameters, isAsync: declaration.isAsync,

@@ -61,9 +61,10 @@ enum RequirementCheck {
     return nil
   }
 
-  /// A generic parameter can be forwarded when it is the whole type of exactly one parameter:
-  /// the method table declares that argument as the parameter's existential (`any Codable`), and
-  /// the call on the forwardee opens it again, so the forwardee sees the caller's concrete type.
+  /// A generic parameter that is the whole type of one parameter is declared in the method table
+  /// as its existential (`any Codable`), and the call on the forwardee opens it again; any other
+  /// use is erased in the table and cast back by the witness, which has the call's types in scope
+  /// (see ``Requirement/castsGenerics``). What is left is what neither can do.
   private static func genericProblem(in requirement: Requirement, constraints: [Symbol.Generics.Constraint])
     -> String?
   {
@@ -71,34 +72,22 @@ enum RequirementCheck {
       let text = parameter.type.text
       if text.hasPrefix("some ") { continue }
       if text.contains("some ") {
-        return "parameter '\(parameter.name)' has an opaque type inside another type (\(text))"
+        return
+          "parameter '\(parameter.name)' has an opaque type inside another type (\(text)); an opaque type has no "
+          + "name the proxy could cast a value back to"
       }
     }
     for generic in requirement.genericParameters {
-      if requirement.result.mentions(generic) {
-        return
-          "its result's type involves generic parameter \(generic); a proxy's method table has one result "
-          + "type for every call"
-      }
-      let uses = requirement.parameters.filter { $0.type.mentions(generic) }
-      if uses.count > 1 {
-        return "generic parameter \(generic) types more than one parameter; a proxy opens each argument on its own"
-      }
-      if let use = uses.first, use.type.text != generic {
-        return
-          "generic parameter \(generic) is used inside another type (\(use.type.text)); a proxy forwards a generic "
-          + "parameter only as a whole parameter's type"
-      }
       if case .typed(let failure) = requirement.throwing, failure.mentions(generic) {
-        return "its error type involves generic parameter \(generic)"
+        return
+          "its error type involves generic parameter \(generic); Swift infers a typed error's generic parameter "
+          + "only from a `throws(\(generic))` context, and a method table's entry has one error type for every call"
       }
     }
-    for constraint in constraints where constraint.lhs != "Self" && !constraint.lhs.hasPrefix("some ") {
-      if !requirement.genericParameters.contains(constraint.lhs) {
-        return "its generic constraint on \(constraint.lhs) cannot be stated by an existential"
-      }
-      if constraint.kind != "conformance" && constraint.kind != "superclass" && constraint.kind != "layout" {
-        return "generic parameter \(constraint.lhs) has a same-type constraint, which an existential cannot state"
+    for constraint in constraints where constraint.lhs != "Self" && !constraint.lhs.hasPrefix("Self.") {
+      let root = String(constraint.lhs.prefix { $0 != "." })
+      if !requirement.genericParameters.contains(root) && !constraint.lhs.hasPrefix("some ") {
+        return "its generic constraint on \(constraint.lhs) names no generic parameter of the method"
       }
     }
     return nil

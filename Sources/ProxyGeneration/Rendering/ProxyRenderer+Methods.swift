@@ -119,6 +119,10 @@ extension ProxyRenderer {
     var close = ")"
     if effects { close += effectsClause(of: requirement) }
     if !requirement.result.isVoid { close += " -> " + requirement.result.text }
+    let whereClause = requirement.whereConstraints.map { constraint in
+      constraint.lhs + (constraint.kind == "sameType" ? " == " : ": ") + constraint.rhs
+    }
+    if !whereClause.isEmpty { close += " where " + whereClause.joined(separator: ", ") }
     return SourceLayout.bracketed(
       head: head, items: requirement.parameters.map(\.declaration), close: close, tail: tail, indent: indent)
   }
@@ -138,7 +142,7 @@ extension ProxyRenderer {
   private func genericClause(of requirement: Requirement) -> String {
     guard !requirement.genericParameters.isEmpty else { return "" }
     let parameters = requirement.genericParameters.map { parameter in
-      let bounds = requirement.genericConstraints.filter { $0.lhs == parameter }.map(\.rhs)
+      let bounds = requirement.genericConstraints.filter { $0.lhs == parameter && $0.kind != "sameType" }.map(\.rhs)
       return bounds.isEmpty ? parameter : parameter + ": " + bounds.joined(separator: " & ")
     }
     return "<" + parameters.joined(separator: ", ") + ">"
@@ -158,7 +162,18 @@ extension ProxyRenderer {
     let effects = (requirement.throwsErrors ? "try " : "") + (requirement.isAsync ? "await " : "")
     let names = requirement.parameters.map(\.name.swiftIdentifier)
     let table = delegateProtocol.isGeneric ? "table." : "Self.methods."
-    var arguments = [table + forward.path.map(\.swiftIdentifier).joined(separator: ".")] + names
+    let reference = table + forward.path.map(\.swiftIdentifier).joined(separator: ".")
+    // A generic method whose values cross the table erased: the witness keeps its table entry in a
+    // local, casts each erased argument back to the call's type, and casts the answer back too.
+    let casts = requirement.castsGenerics
+    let local = ["method", "entry", "tableMethod"].first { !names.contains($0) } ?? "method_"
+    let answer = ["answer", "reply", "tableAnswer"].first { !names.contains($0) } ?? "answer_"
+    let castsResult = casts && requirement.mentionsGenerics(requirement.result)
+    let coercion = castsResult ? " as " + requirement.result.text : ""
+    func reopened(_ value: String, as type: TypeText) -> String {
+      "\(local).reopened(\(value), as: \(Requirement.metatypeOperand(type.text)).self)"
+    }
+    var arguments = [casts ? local : reference] + names
     // An `inout` argument is passed on as its value; the forwardee's (or the default's) changes
     // are written back to the caller's variable when the call returns or throws, as Swift does
     // for a direct call.
@@ -166,7 +181,7 @@ extension ProxyRenderer {
     func updated(_ name: String) -> String { "updated" + name.filter { $0 != "`" }.upperCamelCased }
     let fallbackValues = names.map { inouts.contains($0) ? "&" + updated($0) : $0 }
     // The fallback as a call that can be broken over lines when it does not fit on one.
-    var fallbackCall: (head: String, items: [String])?
+    var fallbackCall: (head: String, items: [String], tail: String)?
     switch forward.fallback {
     case .none:
       break
@@ -182,7 +197,7 @@ extension ProxyRenderer {
       } else {
         fallbackCall = (
           "orElse: " + effects + plan.protocolDefaultsReference + "." + requirement.baseName.swiftIdentifier + "(",
-          labeledArguments(requirement, values: fallbackValues)
+          labeledArguments(requirement, values: fallbackValues), coercion
         )
       }
     case .nil:
@@ -190,11 +205,11 @@ extension ProxyRenderer {
     case .user(let name):
       fallbackCall = (
         "orElse: \(plan.fallbacksTypeReference).\(name.swiftIdentifier)(",
-        labeledArguments(requirement, values: fallbackValues)
+        labeledArguments(requirement, values: fallbackValues), coercion
       )
     }
     if let fallbackCall {
-      arguments.append(fallbackCall.head + fallbackCall.items.joined(separator: ", ") + ")")
+      arguments.append(fallbackCall.head + fallbackCall.items.joined(separator: ", ") + ")" + fallbackCall.tail)
     }
     // A generic argument must be opened by a call whose closure states its existential type, and
     // Swift infers no typed `throws` for a closure: both need named closure parameters.
@@ -217,13 +232,16 @@ extension ProxyRenderer {
       var effectsClause = ""
       if let typedFailure { effectsClause = (requirement.isAsync ? " async" : "") + " throws(\(typedFailure))" }
       signature = "(" + parameters.joined(separator: ", ") + ")" + effectsClause + " in"
-      values = names
+      values = zip(names, requirement.parameters).map { name, parameter in
+        casts && requirement.mentionsGenerics(parameter.type) && !inouts.contains(name)
+          ? reopened(name, as: parameter.type) : name
+      }
       callee = receiver
     }
     let call = "\(effects)\(callee).\(requirement.baseName.swiftIdentifier)("
     let callArguments = labeledArguments(
       requirement, values: zip(names, values).map { inouts.contains($0) ? "&" + $1 : $1 })
-    var body = call + callArguments.joined(separator: ", ") + ")"
+    var body = call + callArguments.joined(separator: ", ") + ")" + coercion
     switch requirement.accessor {
     case .getter?: body = "\(effects)\(callee).\(requirement.baseName.swiftIdentifier)"
     case .setter?: body = "\(callee).\(requirement.baseName.swiftIdentifier) = \(values[0])"
@@ -240,7 +258,7 @@ extension ProxyRenderer {
       let innerValues = values.indices.map { "\(innerName).\($0 + 1)" }
       var inner = "\(effects)\(innerCallee).\(requirement.baseName.swiftIdentifier)"
       if !requirement.isProperty {
-        inner += "(" + labeledArguments(requirement, values: innerValues).joined(separator: ", ") + ")"
+        inner += "(" + labeledArguments(requirement, values: innerValues).joined(separator: ", ") + ")" + coercion
       }
       if let typedFailure { inner = "(call) async throws(\(typedFailure)) in " + inner }
       let head = "\(effects)ConcurrentForwardeeCall(\(wrapped)).run {"
@@ -254,17 +272,25 @@ extension ProxyRenderer {
       prologue =
         inouts.map { "\(pad)var \(updated($0)) = \($0)" } + inouts.map { "\(pad)defer { \($0) = \(updated($0)) }" }
     }
-    let returns = !inouts.isEmpty && !requirement.result.isVoid ? "return " : ""
+    if casts { prologue.insert(pad + "let \(local) = \(reference)", at: 0) }
+    let epilogue =
+      castsResult ? [pad + "return " + reopened(answer, as: requirement.result)] : []
+    let returns =
+      requirement.result.isVoid || (inouts.isEmpty && !casts) ? "" : castsResult ? "let \(answer) = " : "return "
     let head = returns + "\(effects)forward("
     let single = pad + head + arguments.joined(separator: ", ") + ") " + opening + body + " }"
-    if inouts.isEmpty, SourceLayout.fits(single) { return [single] }
+    if inouts.isEmpty, SourceLayout.fits(single) { return prologue + [single] + epilogue }
     func bodyLines() -> [String] {
       if !inouts.isEmpty {
         let inner = pad + "  "
-        var lines = inouts.map { "\(inner)var \($0) = \($0)" }
+        var lines = zip(names, requirement.parameters).filter { inouts.contains($0.0) }.map { name, parameter in
+          let value = casts && requirement.mentionsGenerics(parameter.type) ? reopened(name, as: parameter.type) : name
+          return "\(inner)var \(name) = \(value)"
+        }
         lines += inouts.map { "\(inner)defer { \(updated($0)) = \($0) }" }
         let statement = SourceLayout.bracketed(
-          head: (requirement.result.isVoid ? "" : "return ") + call, items: callArguments, close: ")", tail: "",
+          head: (requirement.result.isVoid ? "" : "return ") + call, items: callArguments, close: ")" + coercion,
+          tail: "",
           indent: indent + 2, closeOnLastItem: true)
         return lines + statement
       }
@@ -273,16 +299,17 @@ extension ProxyRenderer {
       }
       if requirement.isProperty || concurrent { return [pad + "  " + body] }
       return SourceLayout.bracketed(
-        head: call, items: callArguments, close: ")", tail: "", indent: indent + 2, closeOnLastItem: true)
+        head: call, items: callArguments, close: ")" + coercion, tail: "", indent: indent + 2, closeOnLastItem: true)
     }
     let firstLine = pad + head + arguments.joined(separator: ", ") + ") {" + (signature.map { " " + $0 } ?? "")
-    if SourceLayout.fits(firstLine) { return prologue + [firstLine] + bodyLines() + [pad + "}"] }
+    if SourceLayout.fits(firstLine) { return prologue + [firstLine] + bodyLines() + [pad + "}"] + epilogue }
     var lines = [pad + head] + SourceLayout.fill(arguments, indent: indent + 2)
     if let fallbackCall, !lines.allSatisfy(SourceLayout.fits) {
       // The fallback's call alone is too long for a line: it starts a line and breaks after `(`.
       lines = [pad + head] + SourceLayout.fill(arguments.dropLast(), indent: indent + 2, suffix: ",")
       lines += SourceLayout.bracketed(
-        head: fallbackCall.head, items: fallbackCall.items, close: ")", tail: "", indent: indent + 2,
+        head: fallbackCall.head, items: fallbackCall.items, close: ")" + fallbackCall.tail, tail: "",
+        indent: indent + 2,
         closeOnLastItem: true)
     }
     if signature == nil, SourceLayout.fits(pad + ") { " + body + " }") {
@@ -292,7 +319,7 @@ extension ProxyRenderer {
       lines += bodyLines()
       lines.append(pad + "}")
     }
-    return prologue + lines
+    return prologue + lines + epilogue
   }
 
   /// Whether an `async` requirement runs off the caller's actor: it is neither isolated to a

@@ -249,7 +249,7 @@ package struct ProxyRenderer: Sendable {
   /// for a throwing method, the error type.
   func methodType(of requirement: Requirement) -> (kind: String, arguments: [String]) {
     var arguments = requirement.parameters.map { tableType(of: $0, in: requirement) }
-    arguments.append(requirement.result.isVoid ? "Void" : requirement.result.text)
+    arguments.append(requirement.result.isVoid ? "Void" : tableResultType(of: requirement))
     switch requirement.throwing {
     case .none: break
     case .untyped: arguments.append("any Error")
@@ -266,22 +266,26 @@ package struct ProxyRenderer: Sendable {
   }
 
   /// An argument's type in the method table: a generic parameter or an opaque type becomes the
-  /// existential of its constraints, which the call on the forwardee opens again.
+  /// existential of its constraints, which the call on the forwardee opens again; in a method whose
+  /// witness casts generic values back, each generic parameter is erased wherever it appears.
   func tableType(of parameter: Requirement.Parameter, in requirement: Requirement) -> String {
     let text = parameter.type.text
     if text.hasPrefix("some ") { return "any " + text.dropFirst(5) }
+    if requirement.castsGenerics { return requirement.erased(parameter.type) }
     guard requirement.genericParameters.contains(text) else { return text }
-    let bounds = requirement.genericConstraints.filter { $0.lhs == text }.map(\.rhs)
-    if bounds.isEmpty { return "Any" }
-    if bounds == ["AnyObject"] { return "AnyObject" }
-    let classBound = requirement.genericConstraints.contains { $0.lhs == text && $0.kind == "superclass" }
-    return (classBound && bounds.count == 1 ? "" : "any ") + bounds.joined(separator: " & ")
+    return requirement.existential(of: text)
+  }
+
+  /// The result's type in the method table: erased when it names a generic parameter.
+  func tableResultType(of requirement: Requirement) -> String {
+    requirement.castsGenerics ? requirement.erased(requirement.result) : requirement.result.text
   }
 
   /// Whether the requirement's arguments include an erased generic or opaque type.
   func hasErasedArguments(_ requirement: Requirement) -> Bool {
-    requirement.parameters.contains {
-      $0.type.text.hasPrefix("some ") || requirement.genericParameters.contains($0.type.text)
-    }
+    requirement.castsGenerics
+      || requirement.parameters.contains {
+        $0.type.text.hasPrefix("some ") || requirement.genericParameters.contains($0.type.text)
+      }
   }
 }

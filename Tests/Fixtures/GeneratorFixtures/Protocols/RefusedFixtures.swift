@@ -43,10 +43,10 @@ protocol NonEscapingDelegate: AnyObject {
   func perform(_ body: (Int) -> Void)
 }
 
-/// Has a generic result.
-protocol GenericResultDelegate: AnyObject {
-  /// Generic result.
-  func make<T: Decodable>(_ type: T.Type) -> T
+/// Has a typed error that is a generic parameter.
+protocol GenericErrorDelegate: AnyObject {
+  /// Throws the caller's error type.
+  func run<Failure: Error>(_ type: Failure.Type) throws(Failure)
 }
 
 /// Three requirements given the same name by their documentation: the generator tells derived
