@@ -158,6 +158,27 @@ import Testing
     #expect(lines[2] == "  - requirement `func log(_ values: Int...)` cannot be forwarded: \(variadic)")
   }
 
+  @Test("requirements named like NSObject's members are refused, every one, since every proxy is an NSObject")
+  func nsObjectNames() async throws {
+    let generator = try await ProxyGenerator(index: FixtureGraphs.fixtures(), targetName: "GeneratorFixtures")
+    func reason(_ requirement: String, _ member: String) -> ProxyGenerationError {
+      .unsupportedRequirement(
+        protocol: "NSObjectNamesDelegate", requirement: requirement,
+        reason:
+          "`\(member)` is a member of NSObject, which every proxy derives from: its witness would replace NSObject's "
+          + "own, and a proxy keeps those its own, as it does NSObjectProtocol's requirements (its identity, hash "
+          + "and descriptions); give the requirement another name")
+    }
+    let expected = ProxyGenerationError.refused(
+      protocol: "NSObjectNamesDelegate",
+      reasons: [
+        reason("`var description: String { get }`", "description"),
+        reason("`var hash: String { get set }`", "hash"),
+        reason("`func isEqual(_ object: Any?) -> Bool`", "isEqual(_:)"),
+      ])
+    #expect(throws: expected) { try generator.generate(protocols: ["NSObjectNamesDelegate"]) }
+  }
+
   @Test("a module with no marked protocol is refused when no protocol is named")
   func nothingMarked() async throws {
     let index = try await FixtureGraphs.fixtures()

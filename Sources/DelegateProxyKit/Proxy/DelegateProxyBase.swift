@@ -13,7 +13,8 @@ import Synchronization
 /// own, answered by the proxy and never forwarded. The price is small and paid once: `NSObject`
 /// adds no stored property and nothing to a forwarded call, whose path uses only `final` members
 /// (see <doc:ProxyBases>). A consequence for plain protocols: a requirement spelled like an
-/// `NSObject` member (`var description: String`) is satisfied by `NSObject`, not forwarded.
+/// `NSObject` member (`var description: String`) is satisfied by `NSObject` in a hand-written
+/// proxy, not forwarded, and the generator refuses it with that reason (<doc:GeneratingAProxy>).
 ///
 /// A ``DelegateProxy`` is not `Sendable`: use it from the isolation of its host (the main actor
 /// for HeadlessUI hosts). A ``SendableDelegateProxy`` may be used from any thread. The ``hooks``

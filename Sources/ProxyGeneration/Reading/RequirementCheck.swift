@@ -7,6 +7,12 @@ enum RequirementCheck {
   ///   - constraints: Every generic constraint of its declaration, including those on types the
   ///     method's own parameters do not name (`T.Element == Int`).
   static func problem(in requirement: Requirement, constraints: [Symbol.Generics.Constraint]) -> String? {
+    if let member = nsObjectMember(named: requirement) {
+      return
+        "`\(member)` is a member of NSObject, which every proxy derives from: its witness would replace "
+        + "NSObject's own, and a proxy keeps those its own, as it does NSObjectProtocol's requirements (its "
+        + "identity, hash and descriptions); give the requirement another name"
+    }
     if requirement.isRethrows {
       return "it rethrows; a proxy passes the error of its forwardee on, so declare it `throws`"
     }
@@ -23,6 +29,31 @@ enum RequirementCheck {
     }
     if let reason = genericProblem(in: requirement, constraints: constraints) { return reason }
     return nil
+  }
+
+  /// The members every `NSObject` has, on Linux (swift-corelibs-foundation) as on Apple platforms:
+  /// `NSObjectProtocol`'s requirements and `NSObject`'s `Hashable` and description conformances. A
+  /// class has one property of a name, so any property of these names collides; a method collides
+  /// when its selector and types are `NSObject`'s (one with other types is an overload Swift allows).
+  private static let nsObjectProperties: Set<String> = [
+    "description", "debugDescription", "hash", "hashValue", "superclass",
+  ]
+  private static let nsObjectMethods: [String: String] = [
+    "isEqual(_:)": "(Any?) -> Bool", "hash(into:)": "(Hasher) -> Void", "isKind(of:)": "(AnyClass) -> Bool",
+    "isMember(of:)": "(AnyClass) -> Bool", "isProxy()": "() -> Bool", "copy()": "() -> Any",
+    "mutableCopy()": "() -> Any",
+  ]
+
+  /// The `NSObject` member a requirement would redeclare in the proxy (which derives from
+  /// `NSObject`): a property of the same name, or a method of the same selector and types.
+  private static func nsObjectMember(named requirement: Requirement) -> String? {
+    if requirement.isProperty {
+      return nsObjectProperties.contains(requirement.baseName) ? requirement.baseName : nil
+    }
+    let types =
+      "(" + requirement.parameters.map(\.type.text).joined(separator: ", ") + ") -> "
+      + (requirement.result.isVoid ? "Void" : requirement.result.text)
+    return nsObjectMethods[requirement.selector] == types ? requirement.selector : nil
   }
 
   /// Whether a type names `Self` itself; `Self.Element`, an associated type, is the protocol's

@@ -98,6 +98,18 @@ protocol ForeignParentDelegate: CustomStringConvertible, AnyObject {
   func foreign()
 }
 
+/// Declares requirements named like members of `NSObject`, which every proxy derives from.
+protocol NSObjectNamesDelegate: AnyObject {
+  /// `NSObject`'s `description`, restated.
+  var description: String { get }
+  /// `NSObject`'s `hash`, with another type.
+  var hash: String { get set }
+  /// `NSObject`'s `isEqual(_:)`, restated.
+  func isEqual(_ object: Any?) -> Bool
+  /// Not a member of `NSObject`: an overload of `NSObject`'s `isEqual(_:)` for another type.
+  func isEqual(_ other: Int) -> Bool
+}
+
 /// Refines `Sendable`.
 protocol SendableDelegate: AnyObject, Sendable {
   /// Any requirement.
