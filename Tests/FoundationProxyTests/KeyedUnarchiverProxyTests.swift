@@ -85,6 +85,43 @@ import Testing
     #expect(seen.replacements == ["b->B"])
   }
 
+  /// The texts of notes archived with `archiving` as the archiver's delegate and unarchived with
+  /// `unarchiving` as the unarchiver's, the note class mapped so that neither needs a delegate.
+  static func roundTrip(
+    archiving: (any NSKeyedArchiverDelegate)?, unarchiving: (any NSKeyedUnarchiverDelegate)?
+  ) throws -> [String] {
+    let archiver = NSKeyedArchiver(requiringSecureCoding: false)
+    archiver.delegate = archiving
+    archiver.encode([ArchivedNote("a"), ArchivedNote("b")] as NSArray, forKey: NSKeyedArchiveRootObjectKey)
+    archiver.finishEncoding()
+    let unarchiver = try NSKeyedUnarchiver(forReadingFrom: archiver.encodedData)
+    unarchiver.requiresSecureCoding = false
+    unarchiver.setClass(ArchivedNote.self, forClassName: NSStringFromClass(ArchivedNote.self))
+    unarchiver.delegate = unarchiving
+    let root = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey)
+    unarchiver.finishDecoding()
+    return (root as? [Any] ?? []).map { ($0 as? ArchivedNote)?.text ?? "\(type(of: $0))" }
+  }
+
+  @Test("without a forwardee, the proxies archive and unarchive what no delegate does")
+  func withoutForwardee() throws {
+    let archiving = NSKeyedArchiverDelegateProxy()
+    let unarchiving = NSKeyedUnarchiverDelegateProxy()
+    let seen = Seen()
+    try archiving.hookAfter(\.willEncode) { answer, _, object in
+      seen.names.append(answer.map { $0 as AnyObject === object as AnyObject } == true ? "kept" : "replaced")
+    }
+    try unarchiving.hookBefore(\.willReplace) { _, object, _ in seen.replacements.append("\(type(of: object))") }
+    let bare = try Self.roundTrip(archiving: nil, unarchiving: nil)
+    #expect(bare == ["a", "b"])
+    // The archiver encodes nil for an object its delegate answers nil for: the proxy answers the
+    // object itself. The unarchiver keeps an object its delegate answers nil for, and records no
+    // replacement: the proxy answers nil.
+    #expect(try Self.roundTrip(archiving: archiving, unarchiving: unarchiving) == bare)
+    #expect(!seen.names.isEmpty && seen.names.allSatisfy { $0 == "kept" }, "each object answered unchanged")
+    #expect(seen.replacements.isEmpty, "no replacement, as without a delegate")
+  }
+
   final class Seen {
     var names: [String] = []
     var replacements: [String] = []

@@ -19,6 +19,9 @@ package struct ProxyPlan: Sendable, Equatable {
     case defaultImplementation
     /// `nil`: it returns an `Optional` and has no default implementation the proxy can call.
     case `nil`
+    /// The argument of this name, unchanged: what the host uses when it has no delegate, for a
+    /// requirement whose `nil` means something else to the host (``HostAnswers``).
+    case argument(String)
     /// The user's answer: the static method of this name of the fallbacks type.
     case user(String)
   }

@@ -56,6 +56,8 @@ package struct ProxyPlanner: Sendable {
         forwards[index].fallback = .defaultImplementation
         forwards[index].defaultThrows = defaults.throws
         forwards[index].defaultIsAsync = defaults.isAsync
+      } else if let argument = HostAnswers.argument(answering: requirement) {
+        forwards[index].fallback = .argument(argument)
       } else if requirement.result.isOptional {
         forwards[index].fallback = .nil
       } else {

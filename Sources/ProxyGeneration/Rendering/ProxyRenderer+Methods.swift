@@ -84,6 +84,7 @@ extension ProxyRenderer {
         switch forward.fallback {
         case .none, .defaultImplementation: "the protocol's default"
         case .nil: "`nil`"
+        case .argument(let name): "`\(name)`"
         case .user(let name): "`\(plan.fallbacksTypeName).\(name)()`"
         }
       return hooks + " Without a forwardee, it reads " + answer
@@ -99,6 +100,10 @@ extension ProxyRenderer {
       return "Forwards \(selector); without a forwardee, the protocol's default answers."
     case .nil:
       return "Forwards \(selector); without a forwardee, answers `nil`."
+    case .argument(let name):
+      return
+        "Forwards \(selector); without a forwardee, answers `\(name)` unchanged, as the host does with no delegate "
+        + "(`nil` would mean another answer to it)."
     case .user(let name):
       return "Forwards \(selector); without a forwardee, `\(plan.fallbacksTypeName).\(name)` answers."
     }
@@ -202,6 +207,8 @@ extension ProxyRenderer {
       }
     case .nil:
       arguments.append("orElse: nil")
+    case .argument(let name):
+      arguments.append("orElse: " + name.swiftIdentifier)
     case .user(let name):
       fallbackCall = (
         "orElse: \(plan.fallbacksTypeReference).\(name.swiftIdentifier)(",
@@ -366,6 +373,8 @@ extension ProxyRenderer {
           head: "\(plan.fallbacksTypeReference).\(fallback.swiftIdentifier)(", items: arguments, close: ")", tail: "",
           indent: 6, closeOnLastItem: true)
         members.append("    }")
+      case .argument(let name):
+        members += signature(of: requirement, access: "", tail: " { \(name.swiftIdentifier) }", indent: 4)
       default:
         members += signature(
           of: requirement, access: "", tail: requirement.result.isVoid ? " {}" : " { nil }", indent: 4)

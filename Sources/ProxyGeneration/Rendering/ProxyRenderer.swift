@@ -150,6 +150,9 @@ package struct ProxyRenderer: Sendable {
         answers.append("the protocol extension's default implementation where there is one")
       }
       if fallbacks.contains(.nil) { answers.append("`nil` for an `Optional` result without a default") }
+      if fallbacks.contains(where: { if case .argument = $0 { true } else { false } }) {
+        answers.append("its argument unchanged where that is what the host uses without a delegate")
+      }
       if !plan.userFallbacks.isEmpty {
         answers.append("the value in `\(plan.fallbacksFileName)`" + (answers.isEmpty ? "" : " for the others"))
       }

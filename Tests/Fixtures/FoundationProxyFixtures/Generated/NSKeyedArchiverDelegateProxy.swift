@@ -11,7 +11,7 @@ import Foundation
 /// installed on it.
 ///
 /// Without a forwardee, a method that returns nothing only runs its hooks; one that returns a value answers
-/// with `nil` for an `Optional` result without a default.
+/// with its argument unchanged where that is what the host uses without a delegate.
 ///
 /// ```swift
 /// let proxy = NSKeyedArchiverDelegateProxy(forwardee: delegate)
@@ -54,9 +54,10 @@ extension NSKeyedArchiverDelegateProxy: NSKeyedArchiverDelegate {
   func archiver(_ archiver: NSKeyedArchiver, didEncode object: Any?) {
     forward(Self.methods.didEncode, archiver, object) { $0.archiver($1, didEncode: $2) }
   }
-  /// Forwards `archiver(_:willEncode:)`; without a forwardee, answers `nil`.
+  /// Forwards `archiver(_:willEncode:)`; without a forwardee, answers `object` unchanged, as the host does
+  /// with no delegate (`nil` would mean another answer to it).
   func archiver(_ archiver: NSKeyedArchiver, willEncode object: Any) -> Any? {
-    forward(Self.methods.willEncode, archiver, object, orElse: nil) { $0.archiver($1, willEncode: $2) }
+    forward(Self.methods.willEncode, archiver, object, orElse: object) { $0.archiver($1, willEncode: $2) }
   }
   /// Forwards `archiver(_:willReplace:withObject:)`; without a forwardee, only the hooks run.
   func archiver(_ archiver: NSKeyedArchiver, willReplace object: Any?, withObject newObject: Any?) {
