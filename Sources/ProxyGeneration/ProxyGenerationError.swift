@@ -23,9 +23,6 @@ package indirect enum ProxyGenerationError: Error, Equatable, Sendable {
   case noProtocolsMarked(module: String)
   /// The protocol is not class-bound, so a proxy could not hold its forwardee weakly.
   case notClassBound(protocol: String)
-  /// The protocol refines `Sendable`, which a proxy, holding a mutable reference to its
-  /// forwardee, cannot be.
-  case refinesSendable(protocol: String)
   /// A `static` (or `class`) requirement: a proxy forwards calls made on an instance.
   case staticRequirement(protocol: String, requirement: String)
   /// A requirement the generator cannot forward, and why (an `isolated` parameter, a subscript, a
@@ -68,8 +65,6 @@ extension ProxyGenerationError: CustomStringConvertible {
         + "name it with --protocol"
     case .notClassBound(let name):
       return "\(name): is not class-bound; a proxy holds its forwardee weakly, so the protocol must inherit AnyObject"
-    case .refinesSendable(let name):
-      return "\(name): refines Sendable; a proxy holds a mutable reference to its forwardee, so it cannot be Sendable"
     case .staticRequirement(let name, let requirement):
       return
         "\(name): static requirement \(requirement) cannot be forwarded; a proxy forwards calls made on an instance"
