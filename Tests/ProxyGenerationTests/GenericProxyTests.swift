@@ -42,6 +42,13 @@ final class PreferencesRecorder: PreferencesDelegate {
     await Task.yield()
     return stored[key] as? T
   }
+  func check<T: PreferenceValue, Failure: Error>(_ key: String, as type: T.Type, orThrow failure: Failure)
+    throws(Failure) -> T?
+  {
+    calls.append("check \(key) as \(type) or \(Failure.self)")
+    guard let value = stored[key] as? T else { throw failure }
+    return value
+  }
 }
 
 /// The generated proxy of a protocol whose requirements have generic results and generic
@@ -61,10 +68,13 @@ final class PreferencesRecorder: PreferencesDelegate {
     let observed = Mutex<[Int]>([])
     delegate.observe("count") { (value: Int) in observed.withLock { $0.append(value) } }
     let loaded = await delegate.load("name", as: String.self)
+    let checked = Result { () throws(EmptyValues) in try delegate.check("count", as: Int.self, orThrow: EmptyValues()) }
+    let unchecked = Result { () throws(EmptyValues) in try delegate.check("name", as: Int.self, orThrow: EmptyValues())
+    }
     return [
       "\(count)", "[\(missing)]", "\(String(describing: name))", "\(String(describing: mistyped))", "\(orDefault)",
       "\(numbers)", "\(letters)", "\(first)", "\(none)", "\(observed.withLock { $0 })",
-      "\(String(describing: loaded))",
+      "\(String(describing: loaded))", "\(checked)", "\(unchecked)",
     ]
   }
 
@@ -78,7 +88,8 @@ final class PreferencesRecorder: PreferencesDelegate {
     #expect(
       proxied == [
         "3", "[]", "Optional(\"kit\")", "nil", "42", "[3, 2]", "[\"c\", \"b\", \"a\"]", "success(Optional(7))",
-        "failure(ProxyGenerationTests.EmptyValues())", "[3]", "Optional(\"kit\")",
+        "failure(ProxyGenerationTests.EmptyValues())", "[3]", "Optional(\"kit\")", "success(Optional(3))",
+        "failure(ProxyGenerationTests.EmptyValues())",
       ])
     #expect(forwardee.calls == direct.calls)
     #expect(forwardee.calls.first == "value count as Int", "the forwardee sees the caller's type, not an existential")
@@ -98,20 +109,23 @@ final class PreferencesRecorder: PreferencesDelegate {
     try proxy.hookBefore(\.valueAs) { key, type in seen.append("before \(key) \(type)") }
     try proxy.hookInstead(\.sorted) { original, values, limit in original(values.reversed(), limit - 1) }
     try proxy.hookAfter(\.first) { result, values in seen.append("after first \(values.count) \(result)") }
+    try proxy.hookAfter(\.check) { result, key, _, _ in seen.append("after check \(key) \(result)") }
 
     let count: Int = proxy.value(forKey: "count")
     #expect(count == 3)
     #expect(proxy.value(forKey: "name", as: String.self) == "kit")
     #expect(proxy.sorted([1, 5, 4], limit: 3) == [5, 4])
     #expect(try proxy.first(of: ["x"]) == "x")
+    #expect(throws: EmptyValues()) { try proxy.check("name", as: Int.self, orThrow: EmptyValues()) }
     #expect(
       seen == [
         "before count", "instead count", "after count 3", "before name String",
-        "after first 1 success(Optional(\"x\"))",
+        "after first 1 success(Optional(\"x\"))", "after check name failure(ProxyGenerationTests.EmptyValues())",
       ])
     #expect(
       forwardee.calls == [
         "value count as Int", "value name as String?", "sorted [4, 5, 1] 2", "first of Array<String>",
+        "check name as Int or EmptyValues",
       ])
   }
 
@@ -129,6 +143,7 @@ final class PreferencesRecorder: PreferencesDelegate {
     proxy.observe("count") { (_: Int) in observed.withLock { $0 += 1 } }
     #expect(observed.withLock { $0 } == 0)
     #expect(await proxy.load("name", as: String.self) == nil)
+    #expect(try proxy.check("name", as: String.self, orThrow: EmptyValues()) == nil)
   }
 
   @Test("an instead hook that answers another type than the call's stops with a message naming both")

@@ -73,18 +73,18 @@ import Testing
         "NonEscapingDelegate: requirement `func perform(_ body: (Int) -> Void)` cannot be forwarded: parameter "
         + "'body' is a non-escaping closure; hooks receive the arguments, so they must be @escaping"),
     Refusal(
-      name: "GenericErrorDelegate",
+      name: "OpaqueInsideDelegate",
       error: .unsupportedRequirement(
-        protocol: "GenericErrorDelegate",
-        requirement: "`func run<Failure>(_ type: Failure.Type) throws(Failure) where Failure: Error`",
+        protocol: "OpaqueInsideDelegate", requirement: "`func show(_ items: [some CustomStringConvertible])`",
         reason:
-          "its error type involves generic parameter Failure; Swift infers a typed error's generic parameter only "
-          + "from a `throws(Failure)` context, and a method table's entry has one error type for every call"),
+          "parameter 'items' has an opaque type inside another type ([some CustomStringConvertible]), which the "
+          + "generator does not rename; declare it with a named generic parameter instead (`<T: P>` and `[T]` for "
+          + "`[some P]`)"),
       message:
-        "GenericErrorDelegate: requirement `func run<Failure>(_ type: Failure.Type) throws(Failure) where Failure: "
-        + "Error` cannot be forwarded: its error type involves generic parameter Failure; Swift infers a typed "
-        + "error's generic parameter only from a `throws(Failure)` context, and a method table's entry has one "
-        + "error type for every call"),
+        "OpaqueInsideDelegate: requirement `func show(_ items: [some CustomStringConvertible])` cannot be forwarded: "
+        + "parameter 'items' has an opaque type inside another type ([some CustomStringConvertible]), which the "
+        + "generator does not rename; declare it with a named generic parameter instead (`<T: P>` and `[T]` for "
+        + "`[some P]`)"),
     Refusal(
       name: "CollidingNamesDelegate",
       error: .nameCollision(

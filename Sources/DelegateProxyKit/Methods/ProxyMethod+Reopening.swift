@@ -6,7 +6,8 @@ extension ProxyMethod {
   /// `func value<T: Decodable>(forKey key: String, as type: T.Type) -> T?` is declared with its
   /// generic parameter erased — `DelegateMethod<String, any Decodable.Type, (any Decodable)?>` —
   /// and its witness, which has the call's `T` in scope, casts each value back: the arguments it
-  /// passes to the forwardee and the answer it returns.
+  /// passes to the forwardee, the answer it returns and, for `throws(Failure)` with a generic
+  /// `Failure`, the error it throws.
   ///
   /// ```swift
   /// func value<T: Decodable>(forKey key: String, as type: T.Type) -> T? {

@@ -104,15 +104,8 @@ enum RequirementCheck {
       if text.hasPrefix("some ") { continue }
       if text.contains("some ") {
         return
-          "parameter '\(parameter.name)' has an opaque type inside another type (\(text)); an opaque type has no "
-          + "name the proxy could cast a value back to"
-      }
-    }
-    for generic in requirement.genericParameters {
-      if case .typed(let failure) = requirement.throwing, failure.mentions(generic) {
-        return
-          "its error type involves generic parameter \(generic); Swift infers a typed error's generic parameter "
-          + "only from a `throws(\(generic))` context, and a method table's entry has one error type for every call"
+          "parameter '\(parameter.name)' has an opaque type inside another type (\(text)), which the generator "
+          + "does not rename; declare it with a named generic parameter instead (`<T: P>` and `[T]` for `[some P]`)"
       }
     }
     for constraint in constraints where constraint.lhs != "Self" && !constraint.lhs.hasPrefix("Self.") {

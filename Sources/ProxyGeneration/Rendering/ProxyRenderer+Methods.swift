@@ -162,8 +162,21 @@ extension ProxyRenderer {
 
   /// `forward(Self.methods.x, arguments…, orElse: fallback) { $0.x($1, …) }`, broken over lines
   /// as needed.
-  private func forwardStatement(_ forward: ProxyPlan.Forward, indent: Int = 4) -> [String] {
+  private func forwardStatement(_ forward: ProxyPlan.Forward, indent: Int = 4, inCatchingBlock: Bool = false)
+    -> [String]
+  {
     let requirement = forward.requirement
+    if case .typed(let failure) = requirement.throwing, requirement.mentionsGenerics(failure), !inCatchingBlock {
+      // A typed error of the call's generic type crosses the table as `any Error`: the witness
+      // catches it and casts it back to the call's error type.
+      let pad = String(repeating: " ", count: indent)
+      let table = delegateProtocol.isGeneric ? "table." : "Self.methods."
+      let reference = table + forward.path.map(\.swiftIdentifier).joined(separator: ".")
+      let operand = Requirement.metatypeOperand(failure.text)
+      return [pad + "do {"] + forwardStatement(forward, indent: indent + 2, inCatchingBlock: true) + [
+        pad + "} catch {", pad + "  throw \(reference).reopened(error, as: \(operand).self)", pad + "}",
+      ]
+    }
     let effects = (requirement.throwsErrors ? "try " : "") + (requirement.isAsync ? "await " : "")
     let names = requirement.parameters.map(\.name.swiftIdentifier)
     let table = delegateProtocol.isGeneric ? "table." : "Self.methods."
@@ -221,7 +234,7 @@ extension ProxyRenderer {
     // A generic argument must be opened by a call whose closure states its existential type, and
     // Swift infers no typed `throws` for a closure: both need named closure parameters.
     var typedFailure: String?
-    if case .typed(let failure) = requirement.throwing { typedFailure = failure.text }
+    if case .typed(let failure) = requirement.throwing { typedFailure = requirement.erased(failure) }
     let concurrent = Self.runsOffTheCallersActor(requirement)
     let named = typedFailure != nil || hasErasedArguments(requirement) || concurrent || !inouts.isEmpty
     let receiver = ["forwardee", "delegate", "target", "receiver"].first { !names.contains($0) } ?? "forwardee_"

@@ -256,7 +256,7 @@ package struct ProxyRenderer: Sendable {
     switch requirement.throwing {
     case .none: break
     case .untyped: arguments.append("any Error")
-    case .typed(let failure): arguments.append(failure.text)
+    case .typed(let failure): arguments.append(requirement.erased(failure))
     }
     let kind =
       switch (requirement.isAsync, requirement.throwsErrors) {

@@ -37,6 +37,10 @@ public final class PreferencesDelegateProxy: DelegateProxy<any PreferencesDelega
     public let observe = DelegateMethod<String, Any, Void>("observe(_:onChange:)")
     /// `load(_:as:)`.
     public let load = AsyncDelegateMethod<String, any PreferenceValue.Type, (any PreferenceValue)?>("load(_:as:)")
+    /// `check(_:as:orThrow:)`.
+    public let check = ThrowingDelegateMethod<
+      String, any PreferenceValue.Type, any Error, (any PreferenceValue)?, any Error
+    >("check(_:as:orThrow:)")
 
     /// Creates the table; a proxy reads its methods from its own static instance.
     public init() {}
@@ -63,6 +67,9 @@ public final class PreferencesDelegateProxy: DelegateProxy<any PreferencesDelega
     func first<Values: Collection>(of values: Values) throws -> Values.Element? where Values.Element: Equatable { nil }
     func observe<T: PreferenceValue>(_ key: String, onChange handler: @escaping @Sendable (T) -> Void) {}
     func load<T: PreferenceValue>(_ key: String, as type: T.Type) async -> T? { nil }
+    func check<T: PreferenceValue, Failure: Error>(
+      _ key: String, as type: T.Type, orThrow failure: Failure
+    ) throws(Failure) -> T? { nil }
   }
   private static let protocolDefaults = ProtocolDefaults()
 }
@@ -134,5 +141,22 @@ extension PreferencesDelegateProxy: PreferencesDelegate {
       }
     }
     return method.reopened(answer, as: (T?).self)
+  }
+  /// Forwards `check(_:as:orThrow:)`; without a forwardee, answers `nil`.
+  public func check<T: PreferenceValue, Failure: Error>(
+    _ key: String, as type: T.Type, orThrow failure: Failure
+  ) throws(Failure) -> T? {
+    do {
+      let method = Self.methods.check
+      let answer = try forward(
+        method, key, type, failure, orElse: nil
+      ) { (forwardee, key: String, type: any PreferenceValue.Type, failure: any Error) throws(any Error) in
+        try forwardee.check(
+          key, as: method.reopened(type, as: T.Type.self), orThrow: method.reopened(failure, as: Failure.self)) as T?
+      }
+      return method.reopened(answer, as: (T?).self)
+    } catch {
+      throw Self.methods.check.reopened(error, as: Failure.self)
+    }
   }
 }

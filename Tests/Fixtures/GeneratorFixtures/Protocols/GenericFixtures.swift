@@ -1,7 +1,7 @@
 // Fixtures for generic requirements that an existential cannot stand for: generic results, generic
-// parameters inside other types (arrays, optionals, metatypes, closures, member types) and
-// constraints in a `where` clause. The proxy's table holds the types erased, and the witness casts
-// each value back to the type of the call it forwards.
+// parameters inside other types (arrays, optionals, metatypes, closures, member types), a typed
+// error of a generic type and constraints in a `where` clause. The proxy's table holds the types
+// erased, and the witness casts each value (and error) back to the type of the call it forwards.
 
 /// A value a preferences store keeps, with the value it answers when nothing is stored.
 public protocol PreferenceValue: Equatable, Sendable {
@@ -38,6 +38,9 @@ public protocol PreferencesDelegate: AnyObject {
   func observe<T: PreferenceValue>(_ key: String, onChange handler: @escaping @Sendable (T) -> Void)
   /// Plain `async` in a protocol not isolated to an actor, with a generic `Optional` result.
   func load<T: PreferenceValue>(_ key: String, as type: T.Type) async -> T?
+  /// A typed error of the caller's type, and a generic `Optional` result.
+  func check<T: PreferenceValue, Failure: Error>(_ key: String, as type: T.Type, orThrow failure: Failure)
+    throws(Failure) -> T?
 }
 
 extension PreferencesDelegate {

@@ -43,10 +43,10 @@ protocol NonEscapingDelegate: AnyObject {
   func perform(_ body: (Int) -> Void)
 }
 
-/// Has a typed error that is a generic parameter.
-protocol GenericErrorDelegate: AnyObject {
-  /// Throws the caller's error type.
-  func run<Failure: Error>(_ type: Failure.Type) throws(Failure)
+/// Has an opaque type inside another type.
+protocol OpaqueInsideDelegate: AnyObject {
+  /// An array of an opaque type.
+  func show(_ items: [some CustomStringConvertible])
 }
 
 /// Three requirements given the same name by their documentation: the generator tells derived
