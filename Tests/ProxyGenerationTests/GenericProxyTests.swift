@@ -49,6 +49,10 @@ final class PreferencesRecorder: PreferencesDelegate {
     guard let value = stored[key] as? T else { throw failure }
     return value
   }
+  func joined(_ values: [some CustomStringConvertible], separator: String) -> String {
+    calls.append("joined \(type(of: values))")
+    return values.map(\.description).joined(separator: separator + separator)
+  }
 }
 
 /// The generated proxy of a protocol whose requirements have generic results and generic
@@ -71,8 +75,10 @@ final class PreferencesRecorder: PreferencesDelegate {
     let checked = Result { () throws(EmptyValues) in try delegate.check("count", as: Int.self, orThrow: EmptyValues()) }
     let unchecked = Result { () throws(EmptyValues) in try delegate.check("name", as: Int.self, orThrow: EmptyValues())
     }
+    let joined = delegate.joined([1, 2], separator: "+")
     return [
-      "\(count)", "[\(missing)]", "\(String(describing: name))", "\(String(describing: mistyped))", "\(orDefault)",
+      joined, "\(count)", "[\(missing)]", "\(String(describing: name))", "\(String(describing: mistyped))",
+      "\(orDefault)",
       "\(numbers)", "\(letters)", "\(first)", "\(none)", "\(observed.withLock { $0 })",
       "\(String(describing: loaded))", "\(checked)", "\(unchecked)",
     ]
@@ -87,7 +93,7 @@ final class PreferencesRecorder: PreferencesDelegate {
     #expect(proxied == expected)
     #expect(
       proxied == [
-        "3", "[]", "Optional(\"kit\")", "nil", "42", "[3, 2]", "[\"c\", \"b\", \"a\"]", "success(Optional(7))",
+        "1++2", "3", "[]", "Optional(\"kit\")", "nil", "42", "[3, 2]", "[\"c\", \"b\", \"a\"]", "success(Optional(7))",
         "failure(ProxyGenerationTests.EmptyValues())", "[3]", "Optional(\"kit\")", "success(Optional(3))",
         "failure(ProxyGenerationTests.EmptyValues())",
       ])
@@ -144,6 +150,7 @@ final class PreferencesRecorder: PreferencesDelegate {
     #expect(observed.withLock { $0 } == 0)
     #expect(await proxy.load("name", as: String.self) == nil)
     #expect(try proxy.check("name", as: String.self, orThrow: EmptyValues()) == nil)
+    #expect(proxy.joined(["a", "b"], separator: ",") == "a,b", "the default, for an opaque type named by the proxy")
   }
 
   @Test("an instead hook that answers another type than the call's stops with a message naming both")

@@ -75,14 +75,14 @@ import Testing
     Refusal(
       name: "OpaqueInsideDelegate",
       error: .unsupportedRequirement(
-        protocol: "OpaqueInsideDelegate", requirement: "`func show(_ items: [some CustomStringConvertible])`",
+        protocol: "OpaqueInsideDelegate", requirement: "`func show(_ items: [some Collection<Int>])`",
         reason:
-          "parameter 'items' has an opaque type inside another type ([some CustomStringConvertible]), which the "
+          "parameter 'items' has an opaque type inside another type ([some Collection<Int>]), which the "
           + "generator does not rename; declare it with a named generic parameter instead (`<T: P>` and `[T]` for "
           + "`[some P]`)"),
       message:
-        "OpaqueInsideDelegate: requirement `func show(_ items: [some CustomStringConvertible])` cannot be forwarded: "
-        + "parameter 'items' has an opaque type inside another type ([some CustomStringConvertible]), which the "
+        "OpaqueInsideDelegate: requirement `func show(_ items: [some Collection<Int>])` cannot be forwarded: "
+        + "parameter 'items' has an opaque type inside another type ([some Collection<Int>]), which the "
         + "generator does not rename; declare it with a named generic parameter instead (`<T: P>` and `[T]` for "
         + "`[some P]`)"),
     Refusal(

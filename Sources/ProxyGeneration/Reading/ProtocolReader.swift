@@ -262,9 +262,11 @@ package struct ProtocolReader: Sendable {
     let constraints = (symbol.generics?.constraints ?? []).filter { constraint in
       generics.contains { constraint.lhs == $0 || constraint.lhs.hasPrefix($0 + ".") }
     }
+    let named = Self.namingOpaqueTypes(declaration.parameters, generics: generics, constraints: constraints)
     let requirement = Requirement(
-      identifier: symbol.identifier, selector: symbol.title, baseName: declaration.name, genericParameters: generics,
-      genericConstraints: constraints, parameters: declaration.parameters, isAsync: declaration.isAsync,
+      identifier: symbol.identifier, selector: symbol.title, baseName: declaration.name,
+      genericParameters: named.generics, genericConstraints: named.constraints, parameters: named.parameters,
+      isAsync: declaration.isAsync,
       throwing: declaration.throwing, isRethrows: declaration.isRethrows, result: declaration.result,
       globalActor: declaration.globalActor, nonisolated: isolation,
       modifiers: declaration.modifiers.filter { $0 == "@discardableResult" }, protocolName: protocolName,
@@ -274,6 +276,70 @@ package struct ProtocolReader: Sendable {
       throw .unsupportedRequirement(protocol: asking, requirement: label, reason: reason)
     }
     return requirement
+  }
+
+  /// Parameters whose type holds an opaque type inside another type (`[some P]`), with each such
+  /// opaque type written as a generic parameter of its own (`[Opaque1]`, `Opaque1: P`): Swift treats
+  /// the two spellings as the same signature, and a named parameter is one the witness can cast
+  /// values back to. An opaque type that is a parameter's whole type stays as it is (the call on the
+  /// forwardee opens its existential), and one the generator cannot spell as a generic parameter
+  /// (`some Collection<Int>`) is left for the refusal.
+  static func namingOpaqueTypes(
+    _ parameters: [Requirement.Parameter], generics: [String], constraints: [Symbol.Generics.Constraint]
+  ) -> (parameters: [Requirement.Parameter], generics: [String], constraints: [Symbol.Generics.Constraint]) {
+    var parameters = parameters
+    var generics = generics
+    var constraints = constraints
+    for index in parameters.indices {
+      let source = parameters[index].type.fragments
+      guard !parameters[index].type.text.hasPrefix("some "),
+        source.contains(where: { $0.kind == "keyword" && $0.spelling == "some" })
+      else { continue }
+      var fragments: [Symbol.Fragment] = []
+      var added: [(name: String, bounds: [Symbol.Fragment])] = []
+      var position = 0
+      var spellable = true
+      while position < source.count {
+        let fragment = source[position]
+        position += 1
+        guard fragment.kind == "keyword", fragment.spelling == "some" else {
+          fragments.append(fragment)
+          continue
+        }
+        var bounds: [Symbol.Fragment] = []
+        while position < source.count {
+          let next = source[position]
+          let trimmed = next.spelling.trimmingCharacters(in: .whitespaces)
+          if next.kind == "typeIdentifier" {
+            bounds.append(next)
+          } else if next.kind != "text" || !(trimmed == "&" || (trimmed.isEmpty && bounds.isEmpty)) {
+            break
+          }
+          position += 1
+        }
+        let following = position < source.count ? source[position].spelling : ""
+        if bounds.isEmpty || following.hasPrefix("<") || following.hasPrefix(".") {
+          spellable = false
+          break
+        }
+        var number = generics.count + added.count + 1
+        while generics.contains("Opaque\(number)") || added.contains(where: { $0.name == "Opaque\(number)" }) {
+          number += 1
+        }
+        let name = "Opaque\(number)"
+        added.append((name, bounds))
+        fragments.append(Symbol.Fragment("typeIdentifier", name, nil))
+      }
+      guard spellable else { continue }
+      parameters[index].type = TypeText(fragments)
+      for (name, bounds) in added {
+        generics.append(name)
+        constraints += bounds.map {
+          Symbol.Generics.Constraint(kind: "conformance", lhs: name, rhs: $0.spelling, rhsPrecise: $0.preciseIdentifier)
+        }
+      }
+    }
+    return (parameters, generics, constraints)
   }
 
   /// The global actor attribute in a declaration (`@MainActor`): an attribute that names a type.

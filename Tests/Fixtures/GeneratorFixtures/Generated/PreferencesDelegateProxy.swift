@@ -41,6 +41,8 @@ public final class PreferencesDelegateProxy: DelegateProxy<any PreferencesDelega
     public let check = ThrowingDelegateMethod<
       String, any PreferenceValue.Type, any Error, (any PreferenceValue)?, any Error
     >("check(_:as:orThrow:)")
+    /// `joined(_:separator:)`.
+    public let joined = DelegateMethod<[any CustomStringConvertible], String, String>("joined(_:separator:)")
 
     /// Creates the table; a proxy reads its methods from its own static instance.
     public init() {}
@@ -157,6 +159,15 @@ extension PreferencesDelegateProxy: PreferencesDelegate {
       return method.reopened(answer, as: (T?).self)
     } catch {
       throw Self.methods.check.reopened(error, as: Failure.self)
+    }
+  }
+  /// Forwards `joined(_:separator:)`; without a forwardee, the protocol's default answers.
+  public func joined<Opaque1: CustomStringConvertible>(_ values: [Opaque1], separator: String) -> String {
+    let method = Self.methods.joined
+    return forward(
+      method, values, separator, orElse: Self.protocolDefaults.joined(values, separator: separator)
+    ) { (forwardee, values: [any CustomStringConvertible], separator: String) in
+      forwardee.joined(method.reopened(values, as: ([Opaque1]).self), separator: separator)
     }
   }
 }

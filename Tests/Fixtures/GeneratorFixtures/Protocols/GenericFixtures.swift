@@ -41,11 +41,17 @@ public protocol PreferencesDelegate: AnyObject {
   /// A typed error of the caller's type, and a generic `Optional` result.
   func check<T: PreferenceValue, Failure: Error>(_ key: String, as type: T.Type, orThrow failure: Failure)
     throws(Failure) -> T?
+  /// An opaque type inside another type, with a default: the proxy names it as a generic parameter.
+  func joined(_ values: [some CustomStringConvertible], separator: String) -> String
 }
 
 extension PreferencesDelegate {
   /// The type's initial value.
   public func value<T: PreferenceValue>(forKey key: String) -> T { T.initial }
+  /// The values' descriptions, joined.
+  public func joined(_ values: [some CustomStringConvertible], separator: String) -> String {
+    values.map(\.description).joined(separator: separator)
+  }
   /// The first `limit` values, in order.
   public func sorted<Element: Comparable>(_ values: [Element], limit: Int) -> [Element] {
     Array(values.sorted().prefix(limit))

@@ -45,8 +45,8 @@ protocol NonEscapingDelegate: AnyObject {
 
 /// Has an opaque type inside another type.
 protocol OpaqueInsideDelegate: AnyObject {
-  /// An array of an opaque type.
-  func show(_ items: [some CustomStringConvertible])
+  /// An array of an opaque type with a primary associated type.
+  func show(_ items: [some Collection<Int>])
 }
 
 /// Three requirements given the same name by their documentation: the generator tells derived
