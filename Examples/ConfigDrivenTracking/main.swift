@@ -105,28 +105,31 @@ let debug = DebugOutput { entry in
 }
 let tracker = AutoTracker(sink: sink, configuration: .init(rules: rules, clock: clock, debugOutput: debug))
 
-func step(_ what: String, _ why: String, _ action: () throws -> Void) rethrows {
+@MainActor func step(_ what: String, _ why: String, _ action: () throws -> Void) async rethrows {
   print("\n\(what)  — \(why)")
   try action()
+  // Events are decided and built off the caller's thread; wait for them so this step's debug lines
+  // print under it. A sink's flush failure would show in `tracker.lastRefusal`, not here.
+  _ = try? await tracker.flush()
 }
 
 print("\n3. tracking (debug lines start with [AutoTrack])")
-try step("start", "the visible screen is viewed: its viewEvent names it") { try tracker.start(app) }
-try step("tap row 0", "the screen's listSelection names it") {
+try await step("start", "the visible screen is viewed: its viewEvent names it") { try tracker.start(app) }
+try await step("tap row 0", "the screen's listSelection names it") {
   _ = try cart.list.tapRow(at: IndexPath(row: 0, section: 0))
 }
-try step("tap row 0 again 100 ms later", "debounceMs is 300") {
+try await step("tap row 0 again 100 ms later", "debounceMs is 300") {
   clock.advance(by: .milliseconds(100))
   _ = try cart.list.tapRow(at: IndexPath(row: 0, section: 0))
 }
-step("tap Pay, then Apply coupon", "both actions have event ids (the second one only since the fix)") {
+await step("tap Pay, then Apply coupon", "both actions have event ids (the second one only since the fix)") {
   cart.pay.tap()
   cart.coupon.tap()
 }
-step("tap Share", "configured, but the remote deny list turned cart_share off") { cart.share.tap() }
-step("tap Help", "dropUnconfigured is on and 'help' has no event id") { cart.help.tap() }
-step("tap Debug", "its accessibility identifier is in ignore.viewIdentifiers") { cart.debugMenu.tap() }
-step("slide the tip", "Slider is in ignore.viewTypes") { _ = cart.tip.slide(to: 0.2) }
+await step("tap Share", "configured, but the remote deny list turned cart_share off") { cart.share.tap() }
+await step("tap Help", "dropUnconfigured is on and 'help' has no event id") { cart.help.tap() }
+await step("tap Debug", "its accessibility identifier is in ignore.viewIdentifiers") { cart.debugMenu.tap() }
+await step("slide the tip", "Slider is in ignore.viewTypes") { _ = cart.tip.slide(to: 0.2) }
 tracker.stop()
 
 // MARK: 4. What reached the sink

@@ -85,7 +85,9 @@ let tracker = AutoTracker(
     makeEventID: { "event-\(eventCount.add(1, ordering: .relaxed).newValue)" }))
 
 let encoder = TrackedEvent.jsonEncoder()  // sorted keys: each line diffs cleanly
-func printNewEvents(_ why: String) {
+@MainActor func printNewEvents(_ why: String) async {
+  // Capture only recorded the taps' facts; the tracker builds their events off the caller's thread.
+  _ = try? await tracker.flush()
   let events = sink.removeAll()
   print("  → \(events.count) event(s): \(why)")
   for event in events {
@@ -98,38 +100,38 @@ print("list delegate before start: \(type(of: market.list.delegate!))")
 try tracker.start(app)
 print("\ntracker started, with hooks on \(tracker.trackedHostCount) hosts (the application and the list)")
 print("list delegate after start: \(type(of: market.list.delegate!)) (the proxy sits in the slot, not the property)")
-printNewEvents("the visible screen counts as viewed from now")
+await printNewEvents("the visible screen counts as viewed from now")
 
 // MARK: Taps
 
 print("\n1. tap the row 'Banana'")
 clock.advance(by: .milliseconds(1_200))
 _ = try market.list.tapRow(at: IndexPath(row: 1, section: 0))
-printNewEvents("the list's proxy forwarded did-select to FruitPicker; AutoTrack's after hook reported the row")
+await printNewEvents("the list's proxy forwarded did-select to FruitPicker; AutoTrack's after hook reported the row")
 
 print("\n2. tap 'Banana' again 40 ms later, then 'Cherry'")
 clock.advance(by: .milliseconds(40))
 _ = try market.list.tapRow(at: IndexPath(row: 1, section: 0))
 _ = try market.list.tapRow(at: IndexPath(row: 2, section: 0))
-printNewEvents("the repeat within 100 ms of the same row is debounced; another row is not")
+await printNewEvents("the repeat within 100 ms of the same row is debounced; another row is not")
 
 print("\n3. flip the switch")
 clock.advance(by: .milliseconds(500))
 market.organic.tap()
-printNewEvents("a value control counts its value-changed action; its content says checked")
+await printNewEvents("a value control counts its value-changed action; its content says checked")
 
 print("\n4. tap 'Details', wait 3 s, go back")
 clock.advance(by: .milliseconds(800))
 market.details.tap()
 clock.advance(by: .milliseconds(3_000))
 _ = try stack.pop()
-printNewEvents("the click is seen before the action runs; then the screens leave and appear")
+await printNewEvents("the click is seen before the action runs; then the screens leave and appear")
 
 // MARK: Stop
 
 tracker.stop()
 print("\nafter stop(): hooks on \(tracker.trackedHostCount) hosts, tracking: \(tracker.isTracking)")
 _ = try market.list.tapRow(at: IndexPath(row: 0, section: 0))
-printNewEvents("the hosts are as they were before start(), so nothing is captured")
+await printNewEvents("the hosts are as they were before start(), so nothing is captured")
 let delegateName = "\(type(of: market.list.delegate!))"
 print("stopped: \(sink.receivedCount) events in total; the list's delegate is still \(delegateName)")

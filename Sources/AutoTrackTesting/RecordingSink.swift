@@ -13,6 +13,7 @@ import DelegateProxyKitSupport
 /// let tracker = AutoTracker(sink: sink, configuration: .init(clock: ManualClock()))
 /// try tracker.start(app)
 /// try list.tapRow(at: IndexPath(row: 0, section: 0))
+/// try await tracker.flush()   // events are built off the caller's thread
 /// #expect(sink.names == ["screen_view", "element_click"])
 /// ```
 ///

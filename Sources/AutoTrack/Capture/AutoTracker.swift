@@ -67,13 +67,9 @@ public final class AutoTracker {
   private static var trackers = ObjectTable<WeakReference<AutoTracker>>()
 
   private let clock: ElapsedClock
-  private let timestampOriginMs: Int64
-  private let debugOutput: DebugOutput?
   private var compiled: CompiledRules
   private let locator = ElementLocator()
-  // Mutated only by `capture(_:at:)`, which runs no code of the app while it decides.
-  @exclusivity(unchecked) private var decider = CaptureDecider()
-  private var builder: EventBuilder
+  private let buffer: CaptureBuffer
   private var attachments: [HostAttachment] = []
   private var viewStarts: [ObjectIdentifier: Duration] = [:]
 
@@ -87,17 +83,22 @@ public final class AutoTracker {
     self.rules = configuration.rules
     self.clock = ElapsedClock(configuration.clock)
     let origin = configuration.timestampOrigin ?? Date()
-    self.timestampOriginMs = Int64((origin.timeIntervalSince1970 * 1_000).rounded(.down))
-    self.debugOutput = configuration.debugOutput
     self.compiled = CompiledRules(configuration.rules)
-    self.builder = EventBuilder(makeEventID: configuration.makeEventID, debugOutput: configuration.debugOutput)
+    self.buffer = CaptureBuffer(
+      pipeline: CapturePipeline(
+        sink: sink, timestampOriginMs: Int64((origin.timeIntervalSince1970 * 1_000).rounded(.down)),
+        makeEventID: configuration.makeEventID, debugOutput: configuration.debugOutput))
   }
 
-  /// The number of kept events the ``sink`` refused (its ``EventSink/send(_:)`` threw); the sink counts them too.
-  public private(set) var refusedEventCount = 0
+  /// The number of kept events the ``sink`` refused so far; the sink counts them too.
+  ///
+  /// Events are built and sent off the caller's thread: after ``flush()`` returns, this counts every
+  /// capture made before the call.
+  public var refusedEventCount: Int { buffer.pipeline.refusals.count }
 
-  /// Why the ``sink`` last refused an event, or `nil` when it never did.
-  public private(set) var lastRefusal: AutoTrackError?
+  /// Why the ``sink`` last refused an event, or `nil` when it never did (as of the last event the
+  /// delivery stage sent; see ``refusedEventCount``).
+  public var lastRefusal: AutoTrackError? { buffer.pipeline.refusals.last }
 
   /// Whether the tracker is tracking an application.
   public var isTracking: Bool { application != nil }
@@ -153,7 +154,32 @@ public final class AutoTracker {
     if let application { Self.trackers[application] = nil }
     application = nil
     viewStarts.removeAll()
-    decider.reset()
+    buffer.append(.reset)
+    buffer.handOff()
+  }
+
+  // MARK: Delivery
+
+  /// Builds every interaction captured so far into its event, hands the events to the ``sink``, then
+  /// flushes the sink.
+  ///
+  /// Capture only records the facts of an interaction on the caller's thread; deciding and building
+  /// the event happen in the tracker's delivery stage, off that thread, in capture order. Call this
+  /// where you need the events in the sink: in tests before reading an ``InMemorySink``, and before
+  /// the app is suspended. Captures made while it waits are delivered by a later flush (or on their own).
+  ///
+  /// ```swift
+  /// try list.tapRow(at: IndexPath(row: 2, section: 0))
+  /// try await tracker.flush()
+  /// sink.events.last?.name   // "element_click"
+  /// ```
+  ///
+  /// - Returns: What the sink vouches for after its own ``EventSink/flush()``.
+  /// - Throws: ``AutoTrackError`` when the sink's flush fails; the events built stay with the sink.
+  @discardableResult
+  public func flush() async throws(AutoTrackError) -> FlushAcknowledgement {
+    await buffer.drain()
+    return try await sink.flush()
   }
 
   /// Hooks every list, grid and scroll view under `screen`'s root view.
@@ -208,13 +234,23 @@ public final class AutoTracker {
     attachments.contains { $0.isAttached(to: host) }
   }
 
+  /// Builds every interaction captured so far into its event and hands it to the sink, blocking the
+  /// main thread until done; the sink is not flushed.
+  ///
+  /// For the benchmark, whose main thread runs synchronously and never lets a scheduled hand-off run.
+  /// Code with an executor uses ``flush()``.
+  package func deliverBlocking() {
+    buffer.handOff()
+    buffer.pipeline.waitUntilIdle()
+  }
+
   // MARK: Per-view and per-screen settings
 
   /// Never tracks captures of `view` (for a list or grid: its selections).
   ///
   /// - Parameter view: The view; held weakly.
   public func ignore(_ view: View) {
-    decider.ignore(view)
+    buffer.append(.ignore(WeakReference(view)))
   }
 
   /// Adds properties to every event whose element is `view` (for a list or grid, its selections).
@@ -223,7 +259,7 @@ public final class AutoTracker {
   ///   - properties: The properties; an empty dictionary removes them.
   ///   - view: The view; held weakly.
   public func setProperties(_ properties: [String: PropertyValue], for view: View) {
-    builder.setProperties(properties, for: view)
+    buffer.append(.viewProperties(properties, WeakReference(view)))
   }
 
   /// Adds properties to every event on `screen`.
@@ -232,7 +268,7 @@ public final class AutoTracker {
   ///   - properties: The properties; an empty dictionary removes them.
   ///   - screen: The screen; held weakly.
   public func setProperties(_ properties: [String: PropertyValue], for screen: Screen) {
-    builder.setProperties(properties, for: screen)
+    buffer.append(.screenProperties(properties, WeakReference(screen)))
   }
 
   /// The name a screen has in events and rules: its ``AutoTrackScreenNaming/autoTrackScreenName``, else
@@ -271,23 +307,20 @@ public final class AutoTracker {
     capture(.screenView(screen), at: now)
   }
 
-  /// The one path every capture takes: place it, decide, report, build, send.
+  /// The one path every capture takes on the caller's thread: take its facts and queue them. Deciding,
+  /// building and sending happen in the delivery stage (``CapturePipeline``).
   private func capture(_ capture: Capture, at now: Duration? = nil) {
-    let now = now ?? clock.now()
     let rules = compiled
-    let subject = locator.subject(of: capture)
-    let configured = rules.configuredName(for: capture, on: subject.screen)
-    let name = configured ?? capture.defaultName
-    let decision = decider.decide(
-      capture, about: subject, named: name, configured: configured != nil, rules: rules, at: now)
-    debugOutput?.write(.capture(event: name, elementPath: subject.path, decision: decision))
-    guard decision == .kept else { return }
-    let timestamp = timestampOriginMs + now.wholeMilliseconds
-    do {
-      try sink.send(builder.event(for: capture, about: subject, named: name, rules: rules, timestampMs: timestamp))
-    } catch {
-      refusedEventCount += 1
-      lastRefusal = error
+    let placed = locator.place(capture)
+    var element = placed.element
+    if case .selection(let selection) = capture, element != nil {
+      let provider = TypeTraits.rowProvider(selection.dataSource) ?? TypeTraits.rowProvider(selection.delegate)
+      element?.rowProvided = provider?.autoTrackProperties(at: selection.indexPath, in: selection.host)
     }
+    buffer.append(
+      .facts(
+        CapturedFacts(
+          kind: capture.kind, elapsed: now ?? clock.now(), rules: rules, element: element,
+          screen: placed.screen.map { ScreenFacts($0, rules: rules) })))
   }
 }

@@ -16,6 +16,8 @@ final class CompiledRules: Sendable {
   let denyPaths: [(pattern: String, matcher: PathPattern)]
   let allowEvents: Set<String>
   let denyEvents: Set<String>
+  /// Whether any screen rule reads key-path properties, which are resolved at the capture.
+  let hasKeyPathProperties: Bool
   /// Whether any remote list has an entry; when none has, ``denial(name:defaultName:path:)`` keeps all.
   let hasRemoteLists: Bool
 
@@ -31,22 +33,20 @@ final class CompiledRules: Sendable {
     denyPaths = rules.remote.denyPaths.map { ($0, PathPattern($0)) }
     allowEvents = Set(rules.remote.allowEvents)
     denyEvents = Set(rules.remote.denyEvents)
+    hasKeyPathProperties = rules.screens.values.contains { !$0.properties.isEmpty }
     hasRemoteLists = !(allowPaths.isEmpty && denyPaths.isEmpty && allowEvents.isEmpty && denyEvents.isEmpty)
   }
 
-  /// The rule of a screen, by its name in rules.
-  @MainActor
-  func screenRule(for screen: Screen) -> ScreenRule? {
-    guard !screens.isEmpty else { return nil }
-    return screens[AutoTracker.screenName(of: screen)]
+  /// The rule of a screen, by its name in events and rules.
+  func screenRule(named screenName: String) -> ScreenRule? {
+    screens.isEmpty ? nil : screens[screenName]
   }
 
-  /// The event id the screen's rule configures for a capture, or `nil` when it configures none.
-  @MainActor
-  func configuredName(for capture: Capture, on screen: Screen?) -> String? {
-    guard let screen, let rule = screenRule(for: screen) else { return nil }
-    switch capture {
-    case .action(let name, _): return rule.actions[name]
+  /// The event id the screen's rule configures for a kind of capture, or `nil` when it configures none.
+  func configuredName(for kind: CapturedFacts.Kind, onScreenNamed screenName: String?) -> String? {
+    guard let screenName, let rule = screenRule(named: screenName) else { return nil }
+    switch kind {
+    case .action(let name): return rule.actions[name]
     case .selection: return rule.listSelection
     case .screenView: return rule.viewEvent
     case .screenLeave: return rule.leaveEvent

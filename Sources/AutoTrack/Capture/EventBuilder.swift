@@ -1,15 +1,15 @@
 import Foundation
 import HeadlessUI
 
-/// Turns a kept capture into a ``TrackedEvent``: a fresh id, the next sequence number, the timestamp,
-/// and the properties.
+/// Turns kept facts into a ``TrackedEvent`` in the delivery stage: a fresh id, the next sequence
+/// number, the timestamp, the element path written out, and the properties.
 ///
 /// Properties, later ones winning over earlier ones of the same name: the screen's custom properties
 /// (``AutoTrackPropertiesProviding``, those set on the tracker for the screen, the screen rule's key
 /// paths), the element's custom properties, a selected row's properties
 /// (``AutoTrackRowPropertiesProviding``), then the built-in `element_*`, `screen_*` and
-/// `duration_*` properties.
-@MainActor
+/// `duration_*` properties. What the app's providers returned and what the views showed were taken
+/// at the capture (``CapturedFacts``); here they are only merged and formatted.
 struct EventBuilder {
   private let makeEventID: (@Sendable () -> String)?
   private let debugOutput: DebugOutput?
@@ -31,31 +31,56 @@ struct EventBuilder {
     screenProperties[screen] = properties.isEmpty ? nil : properties
   }
 
-  /// The event of a kept capture.
+  /// The element path of captured facts: the base path, then the row's end when there is one.
+  static func path(of element: ElementFacts, names: inout TypeNameCache) -> String {
+    switch element.pathEnd {
+    case .none: element.basePath
+    case .cell(let indexPath): rowPath(element.basePath, names.name(of: element.view.type), indexPath)
+    case .unloadedCell(let indexPath): rowPath(element.basePath, "Cell", indexPath)
+    }
+  }
+
+  /// `<hostPath>/<type>[section][row]`, built in one buffer.
+  private static func rowPath(_ hostPath: String, _ type: String, _ indexPath: IndexPath) -> String {
+    var path = hostPath
+    path.reserveCapacity(hostPath.utf8.count + type.utf8.count + 24)
+    path += "/"
+    path += type
+    path += "["
+    path += String(indexPath.section)
+    path += "]["
+    path += String(indexPath.row)
+    path += "]"
+    return path
+  }
+
+  /// The event of kept facts.
   ///
   /// - Parameters:
-  ///   - capture: The capture.
-  ///   - subject: Its element and path, or its screen.
+  ///   - facts: The captured facts.
   ///   - name: The event name.
-  ///   - rules: The rules in force, for the screen rule's key-path properties.
+  ///   - path: The element path, `nil` for screen events.
+  ///   - screenName: The screen's name in events and rules, `nil` for an element in no screen.
   ///   - timestampMs: Milliseconds since the Unix epoch.
+  ///   - names: The stage's type names.
   /// - Returns: The event.
   func event(
-    for capture: Capture, about subject: CaptureSubject, named name: String, rules: CompiledRules,
-    timestampMs: Int64
+    for facts: CapturedFacts, named name: String, path: String?, screenName: String?, timestampMs: Int64,
+    names: inout TypeNameCache
   ) -> TrackedEvent {
     var properties: [String: PropertyValue] = [:]
     properties.reserveCapacity(10)
-    let screen = subject.screen
-    if let screen { addCustomProperties(of: screen, rules: rules, to: &properties) }
-    if case .element(let view, let path, _) = subject {
-      addElementProperties(of: capture, view: view, path: path, to: &properties)
+    if let screen = facts.screen, let screenName {
+      addCustomProperties(of: screen, named: screenName, to: &properties)
     }
-    if let screen {
-      properties["screen_name"] = .string(AutoTracker.screenName(of: screen))
+    if let element = facts.element, let path {
+      addElementProperties(of: element, kind: facts.kind, path: path, to: &properties, names: &names)
+    }
+    if let screen = facts.screen, let screenName {
+      properties["screen_name"] = .string(screenName)
       if let title = screen.title { properties["screen_title"] = .string(title) }
     }
-    if case .screenLeave(_, let duration) = capture {
+    if case .screenLeave(let duration) = facts.kind {
       switch duration {
       case .measured(let elapsed):
         properties["duration_ms"] = .int(Int(elapsed.wholeMilliseconds))
@@ -70,57 +95,42 @@ struct EventBuilder {
   }
 
   private func addElementProperties(
-    of capture: Capture, view: View, path: String, to properties: inout [String: PropertyValue]
+    of element: ElementFacts, kind: CapturedFacts.Kind, path: String, to properties: inout [String: PropertyValue],
+    names: inout TypeNameCache
   ) {
-    addCustomProperties(of: view, to: &properties)
-    var describesView = true
-    switch capture {
-    case .selection(let selection):
-      let provider =
-        TypeTraits.rowProvider(selection.dataSource) ?? TypeTraits.rowProvider(selection.delegate)
-      if let provider {
-        properties.merge(provider.autoTrackProperties(at: selection.indexPath, in: selection.host)) { _, new in new }
-      }
-      properties["element_position"] = .string(
-        String(selection.indexPath.section) + ":" + String(selection.indexPath.row))
-      // A row with no loaded cell: the element is the host, described only as a cell of it.
-      describesView = selection.cell != nil
-    case .action(_, let control):
-      if let index = (control as? SegmentedControl)?.selectedIndex { properties["element_position"] = .int(index) }
+    if let provided = element.provided { properties.merge(provided) { _, new in new } }
+    if let custom = viewProperties[id: element.view.id] { properties.merge(custom) { _, new in new } }
+    switch kind {
+    case .selection(let indexPath):
+      if let rowProvided = element.rowProvided { properties.merge(rowProvided) { _, new in new } }
+      properties["element_position"] = .string(String(indexPath.section) + ":" + String(indexPath.row))
+    case .action:
+      if let index = element.selectedSegment { properties["element_position"] = .int(index) }
     case .scrollStart, .screenView, .screenLeave:
       break
     }
-    properties["element_type"] = .string(describesView ? ElementDescription.typeName(of: view) : "Cell")
+    let describesView = element.describesView
+    // A row with no loaded cell: the element is the host, described only as a cell of it.
+    properties["element_type"] = .string(describesView ? names.name(of: element.view.type) : "Cell")
     properties["element_path"] = .string(path)
     guard describesView else { return }
-    if let content = ElementDescription.content(of: view) { properties["element_content"] = .string(content) }
-    if let identifier = view.accessibilityIdentifier { properties["element_id"] = .string(identifier) }
+    if let content = element.content.joined() { properties["element_content"] = .string(content) }
+    if let identifier = element.identifier { properties["element_id"] = .string(identifier) }
   }
 
   private func addCustomProperties(
-    of screen: Screen, rules: CompiledRules, to properties: inout [String: PropertyValue]
+    of screen: ScreenFacts, named screenName: String, to properties: inout [String: PropertyValue]
   ) {
-    if let provider = TypeTraits.propertiesProvider(screen) {
-      properties.merge(provider.autoTrackProperties) { _, new in new }
-    }
-    if let custom = screenProperties[screen] { properties.merge(custom) { _, new in new } }
-    guard let rule = rules.screenRule(for: screen), !rule.properties.isEmpty else { return }
-    for (property, keyPath) in rule.properties.sorted(by: { $0.key < $1.key }) {
-      switch KeyPathResolver.resolve(keyPath, in: screen) {
+    if let provided = screen.provided { properties.merge(provided) { _, new in new } }
+    if let custom = screenProperties[id: screen.screen.id] { properties.merge(custom) { _, new in new } }
+    for (property, keyPath, value) in screen.keyPathValues ?? [] {
+      switch value {
       case .success(let value): properties[property] = value
       case .failure(let failure):
         debugOutput?.write(
           .missingKeyPath(
-            screen: AutoTracker.screenName(of: screen), property: property, keyPath: keyPath,
-            missingComponent: failure.missingComponent))
+            screen: screenName, property: property, keyPath: keyPath, missingComponent: failure.missingComponent))
       }
     }
-  }
-
-  private func addCustomProperties(of view: View, to properties: inout [String: PropertyValue]) {
-    if let provider = TypeTraits.propertiesProvider(view) {
-      properties.merge(provider.autoTrackProperties) { _, new in new }
-    }
-    if let custom = viewProperties[view] { properties.merge(custom) { _, new in new } }
   }
 }

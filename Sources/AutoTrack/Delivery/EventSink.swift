@@ -31,6 +31,23 @@ public protocol EventSink: AnyObject, Sendable {
   ///   and keeps nothing of the event.
   func send(_ event: TrackedEvent) throws(AutoTrackError)
 
+  /// Hands several events to the sink, in order, as one hand-off.
+  ///
+  /// AutoTrack's delivery stage sends each round of built events this way, so a sink can take its
+  /// lock once per round instead of once per event. The default implementation calls ``send(_:)``
+  /// for each event; ``InMemorySink`` takes one lock for the whole batch. Each event is accepted or
+  /// refused as ``send(_:)`` would accept or refuse it alone.
+  ///
+  /// ```swift
+  /// let refused = sink.send(contentsOf: events)
+  /// for (index, error) in refused { print(events[index].id, error) }
+  /// ```
+  ///
+  /// - Parameter events: The events, oldest first.
+  /// - Returns: Each refused event's position in `events` with the reason, in order; empty when the
+  ///   sink accepted them all.
+  func send(contentsOf events: [TrackedEvent]) -> [(index: Int, error: AutoTrackError)]
+
   /// Finishes the work that ``send(_:)`` deferred, as far as this sink's guarantee goes.
   ///
   /// - Returns: Which events the sink now vouches for.
@@ -38,6 +55,20 @@ public protocol EventSink: AnyObject, Sendable {
   ///   events stay with the sink.
   @discardableResult
   func flush() async throws(AutoTrackError) -> FlushAcknowledgement
+}
+
+extension EventSink {
+  /// Sends each event with ``send(_:)``, collecting the refusals.
+  ///
+  /// - Parameter events: The events, oldest first.
+  /// - Returns: Each refused event's position in `events` with the reason, in order.
+  public func send(contentsOf events: [TrackedEvent]) -> [(index: Int, error: AutoTrackError)] {
+    var refused: [(index: Int, error: AutoTrackError)] = []
+    for (index, event) in events.enumerated() {
+      do { try send(event) } catch { refused.append((index, error)) }
+    }
+    return refused
+  }
 }
 
 /// What a sink vouches for after ``EventSink/flush()``.

@@ -62,24 +62,46 @@ public final class InMemorySink: EventSink {
   /// - Parameter event: The event to keep.
   /// - Complexity: O(1) amortized.
   public func send(_ event: TrackedEvent) {
-    let dropped = state.withLock { state -> TrackedEvent? in
-      state.received += 1
-      state.lastID = event.id
-      guard state.events.count >= capacity else {
-        state.events.append(event)
-        return nil
-      }
-      state.dropped += 1
-      switch overflowPolicy {
-      case .dropOldest:
-        let oldest = state.events.removeFirst()
-        state.events.append(event)
-        return oldest
-      case .dropNewest:
-        return event
-      }
-    }
+    let dropped = state.withLock { state in Self.keep(event, in: &state, capacity, overflowPolicy) }
     if let dropped, let onDrop { onDrop(dropped) }
+  }
+
+  /// Keeps `events` in order under one lock, dropping as ``send(_:)`` would for each.
+  ///
+  /// - Parameter events: The events, oldest first.
+  /// - Returns: Always empty: the sink refuses nothing (what it drops is counted in ``droppedCount``).
+  /// - Complexity: O(*n*) amortized for *n* events.
+  public func send(contentsOf events: [TrackedEvent]) -> [(index: Int, error: AutoTrackError)] {
+    let dropped = state.withLock { state in
+      var dropped: [TrackedEvent] = []
+      for event in events {
+        if let event = Self.keep(event, in: &state, capacity, overflowPolicy) { dropped.append(event) }
+      }
+      return dropped
+    }
+    if let onDrop { for event in dropped { onDrop(event) } }
+    return []
+  }
+
+  /// Keeps one event; returns the event dropped to make room, or the event itself when refused.
+  private static func keep(
+    _ event: TrackedEvent, in state: inout State, _ capacity: Int, _ overflowPolicy: OverflowPolicy
+  ) -> TrackedEvent? {
+    state.received += 1
+    state.lastID = event.id
+    guard state.events.count >= capacity else {
+      state.events.append(event)
+      return nil
+    }
+    state.dropped += 1
+    switch overflowPolicy {
+    case .dropOldest:
+      let oldest = state.events.removeFirst()
+      state.events.append(event)
+      return oldest
+    case .dropNewest:
+      return event
+    }
   }
 
   /// Acknowledges every event received so far; nothing is pending in memory.

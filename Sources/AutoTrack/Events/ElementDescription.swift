@@ -15,7 +15,7 @@ import HeadlessUI
 @MainActor
 public enum ElementDescription {
   /// The longest `element_content`, in characters.
-  public static let maximumContentLength = 255
+  nonisolated public static let maximumContentLength = 255
 
   // Main actor only, never accessed re-entrantly: no dynamic exclusivity checks on this hot path.
   @exclusivity(unchecked) private static var typeNames: [ObjectIdentifier: String] = [:]
@@ -133,27 +133,6 @@ public enum ElementDescription {
   /// - Parameter view: The view.
   /// - Returns: The content, or `nil` when the view shows no text.
   public static func content(of view: View) -> String? {
-    var content = ""
-    appendContent(of: view, to: &content)
-    guard !content.isEmpty else { return nil }
-    // A character takes at least one UTF-8 byte, so a short byte count needs no character count.
-    guard content.utf8.count > maximumContentLength, content.count > maximumContentLength else { return content }
-    return String(content.prefix(maximumContentLength))
-  }
-
-  /// Content past this many UTF-8 bytes surely holds more than ``maximumContentLength`` characters
-  /// (a character is at most 4 bytes), so collecting stops there.
-  private static let contentByteBudget = maximumContentLength * 4
-
-  private static func appendContent(of view: View, to content: inout String) {
-    guard !view.isHidden, view.alpha > 0, content.utf8.count <= contentByteBudget else { return }
-    if let text = view.textContent, !text.isEmpty {
-      if !content.isEmpty { content += "-" }
-      content += text
-    }
-    for subview in view.subviews {
-      appendContent(of: subview, to: &content)
-      if content.utf8.count > contentByteBudget { return }
-    }
+    ContentSnapshot(of: view).joined()
   }
 }

@@ -1,11 +1,14 @@
 import Foundation
 import HeadlessUI
 
-/// Places a capture in its screen: the element's path and screen, cached per view until any view tree
-/// changes (HeadlessUI bumps a generation counter on every mutation).
+/// Places a capture in its screen and takes the facts of its element: the element's path and screen,
+/// cached per view until any view tree changes (HeadlessUI bumps a generation counter on every
+/// mutation), and what the element shows.
 ///
 /// A selected cell's path is its host's path plus `/<CellType>[section][row]`, so the cache holds one
-/// entry per list or grid, not one per row; a row with no loaded cell ends in `Cell[section][row]`.
+/// entry per list or grid, not one per row, and the row's end of the path is recorded as the index
+/// path, written out when the event is built; a row with no loaded cell ends in `Cell[section][row]`.
+/// A cache miss builds the path once, on the caller's thread.
 @MainActor
 final class ElementLocator {
   /// A cached path; the weak view guards against a reused address, and `hasScreen` tells a screen
@@ -31,11 +34,12 @@ final class ElementLocator {
   @exclusivity(unchecked) private var cache: [ObjectIdentifier: CachedPath] = [:]
   @exclusivity(unchecked) private var generation: UInt64 = .max
 
-  /// The element and path of a capture, or its screen.
-  func subject(of capture: Capture) -> CaptureSubject {
+  /// The element of a capture with its base path and row, and the screen it is on; for screen
+  /// events, no element and the screen itself. Builds no string on a cache hit.
+  func place(_ capture: Capture) -> (element: ElementFacts?, screen: Screen?) {
     switch capture {
     case .screenView(let screen), .screenLeave(let screen, _):
-      return .screen(screen)
+      return (nil, screen)
     case .action(_, let control):
       return locate(control)
     case .scrollStart(let view):
@@ -43,33 +47,32 @@ final class ElementLocator {
     case .selection(let selection):
       guard let cell = selection.cell else {
         let (hostPath, screen) = pathAndScreen(of: selection.host)
-        return .element(
-          selection.host, path: Self.rowPath(hostPath, "Cell", selection.indexPath), screen: screen)
+        return (facts(selection.host, hostPath, .unloadedCell(selection.indexPath), host: selection.host), screen)
       }
-      guard cell.superview === selection.host else { return locate(cell) }
+      guard cell.superview === selection.host else {
+        let (path, screen) = pathAndScreen(of: cell)
+        return (facts(cell, path, .none, host: selection.host), screen)
+      }
       let (hostPath, screen) = pathAndScreen(of: selection.host)
-      let path = Self.rowPath(hostPath, ElementDescription.typeName(of: cell), selection.indexPath)
-      return .element(cell, path: path, screen: screen)
+      return (facts(cell, hostPath, .cell(selection.indexPath), host: selection.host), screen)
     }
   }
 
-  /// `<hostPath>/<type>[section][row]`, built in one buffer.
-  private static func rowPath(_ hostPath: String, _ type: String, _ indexPath: IndexPath) -> String {
-    var path = hostPath
-    path.reserveCapacity(hostPath.utf8.count + type.utf8.count + 24)
-    path += "/"
-    path += type
-    path += "["
-    path += String(indexPath.section)
-    path += "]["
-    path += String(indexPath.row)
-    path += "]"
-    return path
+  private func facts(_ view: View, _ basePath: String, _ end: ElementFacts.PathEnd, host: View?) -> ElementFacts {
+    var facts = ElementFacts(
+      view: ObjectFacts(view), host: host.map(ObjectFacts.init), basePath: basePath, pathEnd: end,
+      identifier: view.accessibilityIdentifier,
+      hostIdentifier: host?.accessibilityIdentifier, content: ContentSnapshot(),
+      selectedSegment: (view as? SegmentedControl)?.selectedIndex,
+      provided: TypeTraits.propertiesProvider(view)?.autoTrackProperties, rowProvided: nil)
+    // The host of a row with no loaded cell is described only as a cell of it: its texts are not the row's.
+    if facts.describesView { facts.content = ContentSnapshot(of: view) }
+    return facts
   }
 
-  private func locate(_ view: View) -> CaptureSubject {
+  private func locate(_ view: View) -> (element: ElementFacts?, screen: Screen?) {
     let (path, screen) = pathAndScreen(of: view)
-    return .element(view, path: path, screen: screen)
+    return (facts(view, path, .none, host: nil), screen)
   }
 
   private func pathAndScreen(of view: View) -> (path: String, screen: Screen?) {

@@ -22,6 +22,15 @@ struct ObjectTable<Value> {
       entries[ObjectIdentifier(object)] = newValue.map { Entry(object: object, value: $0) }
     }
   }
+
+  /// The value attached to the object now alive at `id`, if any.
+  ///
+  /// For an identity taken while its object was alive, this is that object's value as long as every
+  /// value was attached before the identity was taken (see ``ObjectFacts``).
+  subscript(id id: ObjectIdentifier) -> Value? {
+    guard !entries.isEmpty, let entry = entries[id], entry.object != nil else { return nil }
+    return entry.value
+  }
 }
 
 /// A weak reference, as a value.
@@ -32,3 +41,5 @@ struct WeakReference<Object: AnyObject> {
     self.object = object
   }
 }
+
+extension WeakReference: Sendable where Object: Sendable {}

@@ -64,6 +64,8 @@ final class CountingSink: EventSink {
       _ = try shop.list.tapRow(at: IndexPath(row: tap % rows, section: 0))
       if tap.isMultiple(of: 100) { await Task.yield() }
     }
+    // Every tap's event built and in the stage; the stage's own flush is retried below.
+    _ = try? await tracker.flush()
     await senders.value
     var flushes = 0
     while (try? await stage.flush()) == nil, flushes < 100 { flushes += 1 }

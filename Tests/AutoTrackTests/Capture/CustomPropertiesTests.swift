@@ -11,51 +11,51 @@ final class ProductButton: Button, AutoTrackPropertiesProviding {
 }
 
 @Suite @MainActor struct CustomPropertiesTests {
-  @Test func perViewPropertiesFromTheViewAndFromTheTracker() throws {
+  @Test func perViewPropertiesFromTheViewAndFromTheTracker() async throws {
     let fixture = try TrackingFixture()
     let product = ProductButton(title: "Add")
     product.addTarget(fixture.shop, action: "add", for: .touchUpInside) { _, _ in }
     fixture.shop.bar.addSubview(product)
     fixture.tracker.setProperties(["shelf": 4], for: product)
     product.tap()
-    let click = try #require(fixture.clicks.first)
+    let click = try #require(try await fixture.clicks.first)
     #expect(click.properties["sku"] == "SKU-1")
     #expect(click.properties["shelf"] == 4)
     #expect(click.properties["element_type"] == "ProductButton")  // built-in properties win
   }
 
-  @Test func perRowPropertiesFromTheDataSource() throws {
+  @Test func perRowPropertiesFromTheDataSource() async throws {
     let fixture = try TrackingFixture()
     fixture.shop.dataSource.providesRowProperties = true
     try fixture.shop.list.tapRow(at: IndexPath(row: 2, section: 0))
-    #expect(fixture.clicks.first?.properties["item_name"] == "Bread")
+    #expect(try await fixture.clicks.first?.properties["item_name"] == "Bread")
   }
 
-  @Test func perScreenPropertiesAndNameFromTheScreenAndTheTracker() throws {
+  @Test func perScreenPropertiesAndNameFromTheScreenAndTheTracker() async throws {
     let fixture = try TrackingFixture()
     let promo = PromoScreen(title: "Sale")
     fixture.tracker.setProperties(["ab_group": "B"], for: promo)
     try fixture.stack.push(promo)
-    let view = try #require(fixture.events.last)
+    let view = try #require(try await fixture.events.last)
     #expect(view.name == "screen_view")
     #expect(
       view.properties == ["screen_name": "Promo", "screen_title": "Sale", "campaign": "spring", "ab_group": "B"])
   }
 
-  @Test func keyPathPropertiesWalkSuperclassMirrors() throws {
+  @Test func keyPathPropertiesWalkSuperclassMirrors() async throws {
     let rules = TrackingRules(screens: [
       "Promo": ScreenRule(properties: ["banner_url": "banner.url", "banner_seen": "banner.impressions"])
     ])
     let fixture = try TrackingFixture(rules: rules)
     let promo = PromoScreen()
     try fixture.stack.push(promo)
-    let view = try #require(fixture.events.last)
+    let view = try #require(try await fixture.events.last)
     #expect(view.properties["banner_url"] == "https://example.com/sale")
     #expect(view.properties["banner_seen"] == 3)
-    #expect(fixture.debug.all.allSatisfy { if case .capture = $0 { true } else { false } })
+    #expect(try await fixture.debug.all.allSatisfy { if case .capture = $0 { true } else { false } })
   }
 
-  @Test func aMissingKeyPathIsReportedAndLeftOut() throws {
+  @Test func aMissingKeyPathIsReportedAndLeftOut() async throws {
     let rules = TrackingRules(screens: [
       "Promo": ScreenRule(properties: ["banner_url": "banner.link", "gone": "nothing.here", "title": "title"])
     ])
@@ -63,11 +63,11 @@ final class ProductButton: Button, AutoTrackPropertiesProviding {
     let promo = PromoScreen(title: "Sale")
     promo.banner = nil
     try fixture.stack.push(promo)
-    let view = try #require(fixture.events.last)
+    let view = try #require(try await fixture.events.last)
     #expect(view.properties["banner_url"] == nil)
     #expect(view.properties["gone"] == nil)
     #expect(view.properties["title"] == "Sale")
-    let missing = fixture.debug.all.filter { if case .missingKeyPath = $0 { true } else { false } }
+    let missing = try await fixture.debug.all.filter { if case .missingKeyPath = $0 { true } else { false } }
     #expect(
       missing == [
         .missingKeyPath(screen: "Promo", property: "banner_url", keyPath: "banner.link", missingComponent: "banner"),
@@ -78,7 +78,7 @@ final class ProductButton: Button, AutoTrackPropertiesProviding {
         == "[AutoTrack] Promo: property 'banner_url' left out: key path 'banner.link' has no 'banner'")
   }
 
-  @Test func keyPathResolverOnValuesAndOptionals() {
+  @Test func keyPathResolverOnValuesAndOptionals() async throws {
     struct Inner { var count: UInt8 = 7 }
     struct Outer {
       var inner: Inner? = Inner()

@@ -27,40 +27,41 @@ final class LongListScreen: Screen, ListViewDataSource {
 }
 
 @Suite @MainActor struct DebounceTests {
-  @Test func theSameRowAThousandTimesOnAFrozenClockIsOneEvent() throws {
+  @Test func theSameRowAThousandTimesOnAFrozenClockIsOneEvent() async throws {
     let fixture = try TrackingFixture()
     for _ in 0..<1_000 { try fixture.shop.list.tapRow(at: IndexPath(row: 1, section: 0)) }
-    #expect(fixture.clicks.count == 1)
-    #expect(fixture.debug.decisions.filter { $0 == .dropped(.debounced(window: .milliseconds(100))) }.count == 999)
+    #expect(try await fixture.clicks.count == 1)
+    #expect(
+      try await fixture.debug.decisions.filter { $0 == .dropped(.debounced(window: .milliseconds(100))) }.count == 999)
   }
 
-  @Test func tapsFiftyMillisecondsApartInAHundredMillisecondWindowKeepEveryOtherOne() throws {
+  @Test func tapsFiftyMillisecondsApartInAHundredMillisecondWindowKeepEveryOtherOne() async throws {
     let fixture = try TrackingFixture()
     for _ in 0..<1_000 {
       try fixture.shop.list.tapRow(at: IndexPath(row: 1, section: 0))
       fixture.clock.advance(by: .milliseconds(50))
     }
-    #expect(fixture.clicks.count == 500)
-    let times = fixture.clicks.map(\.timestampMs)
+    #expect(try await fixture.clicks.count == 500)
+    let times = try await fixture.clicks.map(\.timestampMs)
     #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 100 })
   }
 
-  @Test func twoThousandDistinctRowsInOneWindowAreEachKeptOnceAndAgainAfterIt() throws {
+  @Test func twoThousandDistinctRowsInOneWindowAreEachKeptOnceAndAgainAfterIt() async throws {
     let fixture = try TrackingFixture()
     let screen = LongListScreen(rows: 2_000)
     try fixture.stack.push(screen)
     let rows = (0..<2_000).map { IndexPath(row: $0, section: 0) }
     for row in rows { try screen.list.tapRow(at: row) }
-    #expect(fixture.clicks.count == 2_000)
+    #expect(try await fixture.clicks.count == 2_000)
     fixture.clock.advance(by: .milliseconds(99))
     for row in rows { try screen.list.tapRow(at: row) }
-    #expect(fixture.clicks.count == 2_000, "every row's repeat is inside its window")
+    #expect(try await fixture.clicks.count == 2_000, "every row's repeat is inside its window")
     fixture.clock.advance(by: .milliseconds(1))
     for row in rows { try screen.list.tapRow(at: row) }
-    #expect(fixture.clicks.count == 4_000, "and every row is kept again once the window passed")
+    #expect(try await fixture.clicks.count == 4_000, "and every row is kept again once the window passed")
   }
 
-  @Test func theWindowHoldsOnlyLiveClicksAndStaysFlat() {
+  @Test func theWindowHoldsOnlyLiveClicksAndStaysFlat() async throws {
     var window = DebounceWindow<Int>(capacity: 4_096)
     let width = Duration.milliseconds(100)
     let step = width / 2_000
@@ -81,7 +82,7 @@ final class LongListScreen: Screen, ListViewDataSource {
     #expect(window.count == 1, "everything older than the window is gone")
   }
 
-  @Test func pastItsCapacityTheWindowForgetsTheOldestClick() {
+  @Test func pastItsCapacityTheWindowForgetsTheOldestClick() async throws {
     var window = DebounceWindow<Int>(capacity: 3)
     let width = Duration.milliseconds(100)
     var admitted: [Bool] = []
@@ -94,7 +95,7 @@ final class LongListScreen: Screen, ListViewDataSource {
     #expect(!remembered)
   }
 
-  @Test func aClickIsDebouncedOnlyWithinTheWindowOfTheLastKeptOne() {
+  @Test func aClickIsDebouncedOnlyWithinTheWindowOfTheLastKeptOne() async throws {
     var window = DebounceWindow<String>(capacity: 16)
     let width = Duration.milliseconds(100)
     let decisions = [

@@ -5,11 +5,11 @@ import HeadlessUI
 import Testing
 
 @Suite @MainActor struct EventPropertiesTests {
-  @Test func aListTapOnTheKnownTreeEncodesLiterally() throws {
+  @Test func aListTapOnTheKnownTreeEncodesLiterally() async throws {
     let fixture = try TrackingFixture()
     fixture.clock.advance(by: .milliseconds(250))
     try fixture.shop.list.tapRow(at: IndexPath(row: 1, section: 0))
-    var event = try #require(fixture.clicks.first)
+    var event = try #require(try await fixture.clicks.first)
     #expect(event.sequence > 0)
     event.sequence = 42
     let json = String(decoding: try TrackedEvent.jsonEncoder().encode(event), as: UTF8.self)
@@ -19,7 +19,7 @@ import Testing
     )
   }
 
-  @Test func pathsCountSameTypeSiblingsOnly() throws {
+  @Test func pathsCountSameTypeSiblingsOnly() async throws {
     let fixture = try TrackingFixture()
     let shop = fixture.shop
     #expect(ElementDescription.path(of: shop.buy) == "ShopScreen/View[0]/View[1]/Button[0]")
@@ -37,7 +37,7 @@ import Testing
     #expect(ElementDescription.path(of: child) == "View[0]/Label[1]")
   }
 
-  @Test func contentSkipsHiddenAndTransparentViewsAndJoinsWithDashes() throws {
+  @Test func contentSkipsHiddenAndTransparentViewsAndJoinsWithDashes() async throws {
     let fixture = try TrackingFixture()
     #expect(ElementDescription.content(of: fixture.shop.header) == "Groceries")
     #expect(ElementDescription.content(of: fixture.shop.bar) == "Buy-Cancel-unchecked-1.0-Name-0.2")
@@ -55,7 +55,7 @@ import Testing
     #expect(ElementDescription.content(of: View()) == nil)
   }
 
-  @Test func contentIsCappedAt255Characters() {
+  @Test func contentIsCappedAt255Characters() async throws {
     let root = View()
     for index in 0..<100 { root.addSubview(Label(text: "item\(index)")) }
     let content = ElementDescription.content(of: root)
@@ -65,10 +65,10 @@ import Testing
     #expect(ElementDescription.content(of: long) == String(repeating: "é", count: 255))
   }
 
-  @Test func controlClickProperties() throws {
+  @Test func controlClickProperties() async throws {
     let fixture = try TrackingFixture()
     fixture.shop.buy.tap()
-    let click = try #require(fixture.clicks.first)
+    let click = try #require(try await fixture.clicks.first)
     #expect(
       click.properties == [
         "element_type": "Button", "element_path": "ShopScreen/View[0]/View[1]/Button[0]", "element_content": "Buy",
@@ -76,10 +76,10 @@ import Testing
       ])
   }
 
-  @Test func screenEventsHaveScreenPropertiesOnly() throws {
+  @Test func screenEventsHaveScreenPropertiesOnly() async throws {
     let fixture = try TrackingFixture()
     try fixture.stack.push(GalleryScreen())
-    let leave = try #require(fixture.events.first { $0.name == "screen_leave" })
+    let leave = try #require(try await fixture.events.first { $0.name == "screen_leave" })
     #expect(leave.properties == ["screen_name": "ShopScreen", "screen_title": "Shop", "duration_ms": 0])
   }
 }

@@ -10,7 +10,7 @@ import Testing
 @Suite @MainActor struct SharedProxyTests {
   let row = IndexPath(row: 0, section: 0)
 
-  @Test func theAppsProxyInstalledBeforeStartStaysWithItsHooks() throws {
+  @Test func theAppsProxyInstalledBeforeStartStaysWithItsHooks() async throws {
     let fixture = try TrackingFixture(start: false)
     let delegate = SelectionCountingDelegate()
     fixture.shop.list.delegate = delegate
@@ -23,7 +23,7 @@ import Testing
     #expect(fixture.shop.list.installedProxy(ofType: ListViewDelegateProxy.self) === theirs)
     #expect(theirs.hooks.count == 3, "theirs, and AutoTrack's did-select and will-begin-dragging hooks")
     try fixture.shop.list.tapRow(at: row)
-    #expect(fixture.clicks.count == 1)
+    #expect(try await fixture.clicks.count == 1)
     #expect(theirHook.value == 1)
 
     fixture.tracker.stop()
@@ -32,12 +32,12 @@ import Testing
     #expect(theirs.hooks.count == 1)
     fixture.clock.advance(by: .seconds(1))
     try fixture.shop.list.tapRow(at: row)
-    #expect(fixture.clicks.count == 1, "nothing captured after stop")
+    #expect(try await fixture.clicks.count == 1, "nothing captured after stop")
     #expect(theirHook.value == 2, "their hook still runs")
     #expect(delegate.selections == [row, row])
   }
 
-  @Test func theAppsProxyInstalledAfterStartTakesTheGuestsPlace() throws {
+  @Test func theAppsProxyInstalledAfterStartTakesTheGuestsPlace() async throws {
     let fixture = try TrackingFixture(start: false)
     let delegate = SelectionCountingDelegate()
     fixture.shop.list.delegate = delegate
@@ -53,7 +53,7 @@ import Testing
     let theirHook = HookCounter()
     try theirs.hookAfter(\.didSelectRow) { _, _ in theirHook.increment() }
     try fixture.shop.list.tapRow(at: row)
-    #expect(fixture.clicks.count == 1)
+    #expect(try await fixture.clicks.count == 1)
     #expect(theirHook.value == 1)
 
     fixture.tracker.stop()
@@ -62,12 +62,12 @@ import Testing
     #expect(fixture.shop.list.delegate === delegate)
     fixture.clock.advance(by: .seconds(1))
     try fixture.shop.list.tapRow(at: row)
-    #expect(fixture.clicks.count == 1)
+    #expect(try await fixture.clicks.count == 1)
     #expect(theirHook.value == 2)
     #expect(delegate.selections == [row, row])
   }
 
-  @Test func aProxyOnlyAutoTrackUsedLeavesWithIt() throws {
+  @Test func aProxyOnlyAutoTrackUsedLeavesWithIt() async throws {
     let fixture = try TrackingFixture(start: false)
     let before = delegateState(fixture)
     try fixture.tracker.start(fixture.app)
@@ -80,7 +80,7 @@ import Testing
     #expect(fixture.app.delegateSlot.proxies.isEmpty)
   }
 
-  @Test func theAppsApplicationProxyAndItsHooksSurviveStop() throws {
+  @Test func theAppsApplicationProxyAndItsHooksSurviveStop() async throws {
     let fixture = try TrackingFixture(start: false)
     let theirs = try fixture.app.installProxy(ApplicationDelegateProxy())
     var actions: [String] = []
@@ -90,7 +90,7 @@ import Testing
     fixture.tracker.stop()
     fixture.shop.cancel.tap()
     #expect(actions == ["buyDown", "buy", "cancel"])
-    #expect(fixture.clicks.map { $0.properties["element_id"] } == ["buy"])
+    #expect(try await fixture.clicks.map { $0.properties["element_id"] } == ["buy"])
     #expect(fixture.app.delegateSlot.proxies.map(ObjectIdentifier.init) == [ObjectIdentifier(theirs)])
   }
 }

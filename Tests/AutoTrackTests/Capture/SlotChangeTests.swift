@@ -12,17 +12,17 @@ import Testing
 @Suite @MainActor struct SlotChangeTests {
   /// The issue's report: the app removes and re-installs its proxy while tracking; the taps after
   /// the re-install were lost because AutoTrack's hooks left with the app's proxy.
-  @Test func tapsAfterTheAppReinstallsItsProxyAreCaptured() throws {
+  @Test func tapsAfterTheAppReinstallsItsProxyAreCaptured() async throws {
     let harness = try SlotHarness()
-    harness.apply(.install)
-    harness.apply(.start)
+    await harness.apply(.install)
+    await harness.apply(.start)
     for _ in 0..<5 {
-      harness.apply(.remove)
-      harness.apply(.install)
-      harness.apply(.tap)
-      harness.apply(.tap)
+      await harness.apply(.remove)
+      await harness.apply(.install)
+      await harness.apply(.tap)
+      await harness.apply(.tap)
     }
-    #expect(harness.fixture.clicks.count == 10)
+    #expect(try await harness.fixture.clicks.count == 10)
     #expect(harness.checkedTaps == 10)
   }
 
@@ -34,20 +34,20 @@ import Testing
   /// Every (app action, tracker action) pair in both orders, from a stopped and a started tracker,
   /// with and without the app's proxy installed first; a tap after each step is checked.
   @Test(arguments: appActions, trackerActions)
-  func everyPairOfAppAndTrackerActions(app: SlotHarness.Step, tracker: SlotHarness.Step) throws {
+  func everyPairOfAppAndTrackerActions(app: SlotHarness.Step, tracker: SlotHarness.Step) async throws {
     for startTracking in [false, true] {
       for appProxyFirst in [false, true] {
         for appFirst in [false, true] {
           let harness = try SlotHarness()
-          if appProxyFirst { harness.apply(.install) }
-          if startTracking { harness.apply(.start) }
-          harness.apply(.tap)
+          if appProxyFirst { await harness.apply(.install) }
+          if startTracking { await harness.apply(.start) }
+          await harness.apply(.tap)
           for step in appFirst ? [app, tracker] : [tracker, app] {
-            harness.apply(step)
-            harness.apply(.tap)
+            await harness.apply(step)
+            await harness.apply(.tap)
           }
-          harness.apply(.stop)
-          harness.apply(.tap)
+          await harness.apply(.stop)
+          await harness.apply(.tap)
           #expect(harness.checkedTaps == 4)
         }
       }
@@ -56,12 +56,12 @@ import Testing
 
   /// Seeded random sequences of 1,000 steps checked against the model after every tap and stop.
   @Test(arguments: [0x5EED_0001, 0x5EED_0002, 0x5EED_0003] as [UInt64])
-  func randomSequencesMatchTheModel(seed: UInt64) throws {
+  func randomSequencesMatchTheModel(seed: UInt64) async throws {
     var random = SplitMix64(seed: seed)
     let harness = try SlotHarness()
-    for _ in 0..<1_000 { harness.apply(random.pick(SlotHarness.Step.allCases)) }
-    harness.apply(.stop)
-    harness.apply(.tap)
+    for _ in 0..<1_000 { await harness.apply(random.pick(SlotHarness.Step.allCases)) }
+    await harness.apply(.stop)
+    await harness.apply(.tap)
     #expect(harness.checkedTaps > 50, "seed \(seed): the sequence exercised taps")
     #expect(harness.capturedTaps > 10, "seed \(seed): and captured some")
     #expect(harness.maxHooksOnAppProxy <= 3, "seed \(seed): AutoTrack's hooks never pile up")
@@ -70,21 +70,21 @@ import Testing
   }
 
   /// AutoTrack's guest proxies and the hosts are freed once the app lets go, whatever happened.
-  @Test func nothingOutlivesTheApp() throws {
+  @Test func nothingOutlivesTheApp() async throws {
     var random = SplitMix64(seed: 0x5EED_00FF)
     weak var weakList: ListView?
     weak var weakGuest: ListViewDelegateProxy?
     do {
       let harness = try SlotHarness()
-      for _ in 0..<300 { harness.apply(random.pick(SlotHarness.Step.allCases)) }
-      harness.apply(.removeAll)
-      harness.apply(.start)
+      for _ in 0..<300 { await harness.apply(random.pick(SlotHarness.Step.allCases)) }
+      await harness.apply(.removeAll)
+      await harness.apply(.start)
       let list = harness.topList
       weakList = list
       weakGuest = list.installedProxy(ofType: ListViewDelegateProxy.self)
       #expect(weakGuest != nil)
       #expect(list.delegateSlot.isGuest(try #require(weakGuest)))
-      harness.apply(.stop)
+      await harness.apply(.stop)
     }
     #expect(weakList == nil)
     #expect(weakGuest == nil)
@@ -150,7 +150,7 @@ final class SlotHarness {
 
   var topList: ListView { stack[stack.count - 1].screen.list }
 
-  func apply(_ step: Step) {
+  func apply(_ step: Step) async {
     let top = stack[stack.count - 1]
     let list = top.screen.list
     do {
@@ -202,7 +202,7 @@ final class SlotHarness {
         _ = try fixture.stack.pop()
         stack.removeLast()
       case .tap:
-        tap(top)
+        await tap(top)
       }
     } catch {
       Issue.record("step \(step) threw \(error)")
@@ -213,9 +213,9 @@ final class SlotHarness {
     maxObserversOnSlot = max(maxObserversOnSlot, slot.observerCount)
   }
 
-  private func tap(_ top: AppList) {
+  private func tap(_ top: AppList) async {
     fixture.clock.advance(by: .seconds(1))  // past the debounce window
-    let clicks = fixture.clicks.count
+    guard let clicks = await clickCount() else { return }
     let appHookRuns = top.appHookRuns
     let auditSelections = top.audit.selections
     let delegateSelections = top.delegate?.selections.count ?? 0
@@ -227,10 +227,21 @@ final class SlotHarness {
     checkedTaps += 1
     if tracking { capturedTaps += 1 }
     #expect(
-      fixture.clicks.count - clicks == (tracking ? 1 : 0), "AutoTrack captures once while tracking, never stopped")
+      await clickCount().map { $0 - clicks } == (tracking ? 1 : 0),
+      "AutoTrack captures once while tracking, never stopped")
     #expect(top.appHookRuns - appHookRuns == (top.proxyInstalled ? 1 : 0), "the app's hook runs while installed")
     #expect(top.audit.selections - auditSelections == (top.auditInstalled ? 1 : 0))
     #expect((top.delegate?.selections.count ?? 0) - delegateSelections == (top.delegate == nil ? 0 : 1))
+  }
+
+  /// The clicks delivered so far (waiting for the delivery stage), or `nil` with an issue recorded.
+  private func clickCount() async -> Int? {
+    do {
+      return try await fixture.clicks.count
+    } catch {
+      Issue.record("flush threw \(error)")
+      return nil
+    }
   }
 
   /// After `stop()`: each slot holds exactly the app's proxies, no observer, and the app's proxy only the app's hook.

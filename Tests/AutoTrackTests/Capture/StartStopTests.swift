@@ -5,7 +5,7 @@ import HeadlessUI
 import Testing
 
 @Suite @MainActor struct StartStopTests {
-  @Test func stopRestoresEveryHostExactly() throws {
+  @Test func stopRestoresEveryHostExactly() async throws {
     let fixture = try TrackingFixture(start: false)
     let appDelegate = CountingApplicationDelegate()
     fixture.app.delegate = appDelegate
@@ -27,16 +27,16 @@ import Testing
     #expect(!fixture.tracker.isTracking)
 
     // Nothing is captured any more; the app's own delegates still get every call.
-    let count = fixture.sink.receivedCount
+    let count = try await fixture.receivedCount
     try fixture.shop.list.tapRow(at: IndexPath(row: 0, section: 0))
     fixture.shop.buy.tap()
     try fixture.stack.push(GalleryScreen())
-    #expect(fixture.sink.receivedCount == count)
+    #expect(try await fixture.receivedCount == count)
     #expect(listDelegate.selections == [IndexPath(row: 0, section: 0)])
     #expect(appDelegate.actions == ["buyDown touchDown", "buy touchUpInside"])
   }
 
-  @Test func stopRemovesProxiesInstalledOnScreensPushedLater() throws {
+  @Test func stopRemovesProxiesInstalledOnScreensPushedLater() async throws {
     let fixture = try TrackingFixture()
     let gallery = GalleryScreen()
     try fixture.stack.push(gallery)
@@ -46,23 +46,23 @@ import Testing
     #expect(gallery.grid.delegateSlot.head == nil)
   }
 
-  @Test func startAgainAfterStopCapturesAgain() throws {
+  @Test func startAgainAfterStopCapturesAgain() async throws {
     let fixture = try TrackingFixture()
     fixture.tracker.stop()
     try fixture.tracker.start(fixture.app)
     try fixture.shop.list.tapRow(at: IndexPath(row: 0, section: 0))
-    #expect(fixture.clicks.count == 1)
+    #expect(try await fixture.clicks.count == 1)
     #expect(fixture.tracker.trackedHostCount == 3)
   }
 
-  @Test func startingTwiceOnTheSameApplicationDoesNothing() throws {
+  @Test func startingTwiceOnTheSameApplicationDoesNothing() async throws {
     let fixture = try TrackingFixture()
     try fixture.tracker.start(fixture.app)
     #expect(fixture.tracker.trackedHostCount == 3)
-    #expect(fixture.events.filter { $0.name == "screen_view" }.count == 1)
+    #expect(try await fixture.events.filter { $0.name == "screen_view" }.count == 1)
   }
 
-  @Test func aSecondTrackerOnTheSameApplicationIsRefused() throws {
+  @Test func aSecondTrackerOnTheSameApplicationIsRefused() async throws {
     let fixture = try TrackingFixture()
     let other = AutoTracker(sink: InMemorySink())
     #expect(
@@ -74,26 +74,29 @@ import Testing
     #expect(!other.isTracking)
   }
 
-  @Test func oneTrackerCannotTrackTwoApplications() throws {
+  @Test func oneTrackerCannotTrackTwoApplications() async throws {
     let fixture = try TrackingFixture()
     #expect(throws: AutoTrackError.self) { try fixture.tracker.start(Application()) }
     #expect(fixture.tracker.application === fixture.app)
   }
 
-  @Test func aListAddedToAVisibleScreenIsCoveredByTrackViews() throws {
+  @Test func aListAddedToAVisibleScreenIsCoveredByTrackViews() async throws {
     let fixture = try TrackingFixture()
     let late = ListView()
     let source = GroceryDataSource()
     late.dataSource = source
     fixture.shop.view.addSubview(late)
     try late.tapRow(at: IndexPath(row: 0, section: 0))
-    #expect(fixture.clicks.isEmpty)
+    #expect(try await fixture.clicks.isEmpty)
     fixture.tracker.trackViews(in: fixture.shop)
     try late.tapRow(at: IndexPath(row: 0, section: 0))
-    #expect(fixture.clicks.map { $0.properties["element_path"] } == ["ShopScreen/View[0]/ListView[1]/ListCell[0][0]"])
+    #expect(
+      try await fixture.clicks.map { $0.properties["element_path"] } == [
+        "ShopScreen/View[0]/ListView[1]/ListCell[0][0]"
+      ])
   }
 
-  @Test func theTrackerDoesNotKeepHostsAlive() throws {
+  @Test func theTrackerDoesNotKeepHostsAlive() async throws {
     weak var weakScreen: GalleryScreen?
     let fixture = try TrackingFixture()
     do {

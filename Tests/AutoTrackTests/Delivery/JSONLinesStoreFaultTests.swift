@@ -253,7 +253,7 @@ import Testing
   }
 
   /// A tracker whose sink refuses events counts the refusals; nothing is dropped without a trace.
-  @Test @MainActor func aTrackerCountsWhatItsSinkRefuses() throws {
+  @Test @MainActor func aTrackerCountsWhatItsSinkRefuses() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let store = try JSONLinesStore(configuration: configuration(directory.url))
@@ -265,6 +265,8 @@ import Testing
     try tracker.start(app)
     defer { tracker.stop() }
     try shop.list.tapRow(at: IndexPath(row: 0, section: 0))
+    // The events are built and refused by the closed store; then its own flush reports it closed.
+    await #expect(throws: AutoTrackError.sinkClosed(path: directory.path)) { try await tracker.flush() }
     #expect(tracker.refusedEventCount >= 1)
     #expect(tracker.refusedEventCount == store.statistics.droppedAfterCloseCount)
     #expect(tracker.lastRefusal == .sinkClosed(path: directory.path))

@@ -151,7 +151,7 @@ func appCatalog() -> ScreenCatalog {
       ])
   }
 
-  @Test func theExampleRulesDriveTheTracker() throws {
+  @Test func theExampleRulesDriveTheTracker() async throws {
     let rules = try TrackingRules.load(contentsOf: ExampleRules.json)
     let fixture = try TrackingFixture(rules: rules)
     fixture.shop.buy.tap()
@@ -160,7 +160,8 @@ func appCatalog() -> ScreenCatalog {
     try fixture.shop.list.tapRow(at: IndexPath(row: 0, section: 0))
     let promo = PromoScreen()
     try fixture.stack.push(promo)
-    #expect(fixture.events.map(\.name) == ["shop_view", "shop_buy", "shop_item_open", "shop_leave", "promo_view"])
-    #expect(fixture.events.last?.properties["banner_url"] == "https://example.com/sale")
+    #expect(
+      try await fixture.events.map(\.name) == ["shop_view", "shop_buy", "shop_item_open", "shop_leave", "promo_view"])
+    #expect(try await fixture.events.last?.properties["banner_url"] == "https://example.com/sale")
   }
 }

@@ -158,7 +158,7 @@ struct TrackingFixture {
   let stack: NavigationStack
   let sink = InMemorySink()
   let clock = ManualClock()
-  let debug = DebugLines()
+  let debugLines = DebugLines()
   let tracker: AutoTracker
 
   init(rules: TrackingRules = TrackingRules(), shop: ShopScreen = ShopScreen(title: "Shop"), start: Bool = true)
@@ -171,15 +171,40 @@ struct TrackingFixture {
     tracker = AutoTracker(
       sink: sink,
       configuration: .init(
-        rules: rules, clock: clock, timestampOrigin: fixtureEpoch, debugOutput: debug.output,
+        rules: rules, clock: clock, timestampOrigin: fixtureEpoch, debugOutput: debugLines.output,
         makeEventID: { "E\(counter.add(1, ordering: .relaxed).newValue)" }))
     if start { try tracker.start(app) }
   }
 
-  /// The events kept so far, screen views at start excluded when `afterStart` is set.
-  var events: [TrackedEvent] { sink.events }
+  /// The events of every interaction so far: the tracker's delivery stage builds them off the caller's
+  /// thread, so reading them first waits for it (``AutoTracker/flush()``).
+  var events: [TrackedEvent] {
+    get async throws {
+      try await tracker.flush()
+      return sink.events
+    }
+  }
 
-  var clicks: [TrackedEvent] { sink.events.filter { $0.name != "screen_view" && $0.name != "screen_leave" } }
+  /// ``events`` without screen views and leaves.
+  var clicks: [TrackedEvent] {
+    get async throws { try await events.filter { $0.name != "screen_view" && $0.name != "screen_leave" } }
+  }
+
+  /// The debug output of every interaction so far, once the delivery stage has decided them all.
+  var debug: DebugLines {
+    get async throws {
+      try await tracker.flush()
+      return debugLines
+    }
+  }
+
+  /// The number of events the sink received for every interaction so far.
+  var receivedCount: Int {
+    get async throws {
+      try await tracker.flush()
+      return sink.receivedCount
+    }
+  }
 }
 
 /// Collects debug output.

@@ -1,0 +1,193 @@
+import Foundation
+import HeadlessUI
+
+/// What the tracker records about one interaction on the caller's thread: the facts as they were on
+/// screen at that moment, in a form that costs little to take and nothing to share.
+///
+/// Only values and references are stored: the element's path is its cached base path plus the row,
+/// its content the texts its views showed (joined later), custom properties the dictionaries the app's
+/// providers returned. No string is built, no dictionary filled, no rule evaluated here; the
+/// ``CapturePipeline`` does all of that off the caller's thread, from these facts alone, so a cell
+/// reused or changed after the tap cannot leak into the event.
+///
+/// Views and screens are recorded by identity and type only (``ObjectFacts``), so pending facts keep
+/// no view alive and nothing of a view is read off the main actor.
+struct CapturedFacts: Sendable {
+  /// What kind of interaction, with what only that kind has.
+  enum Kind: Sendable {
+    /// A control sent a named action.
+    case action(name: String)
+    /// A row or item was selected.
+    case selection(IndexPath)
+    /// A drag began.
+    case scrollStart
+    /// A screen appeared.
+    case screenView
+    /// A screen disappeared after the given time on screen.
+    case screenLeave(ScreenDuration)
+
+    /// The event name when the rules configure none.
+    var defaultName: String {
+      switch self {
+      case .action, .selection: "element_click"
+      case .scrollStart: "scroll_start"
+      case .screenView: "screen_view"
+      case .screenLeave: "screen_leave"
+      }
+    }
+  }
+
+  var kind: Kind
+  /// The time on the tracker's clock.
+  var elapsed: Duration
+  /// The rules in force at the capture, so a later change of rules applies to later captures only.
+  var rules: CompiledRules
+  /// The element, `nil` for screen events.
+  var element: ElementFacts?
+  /// The screen the interaction happened on, `nil` for an element in no screen.
+  var screen: ScreenFacts?
+}
+
+/// The facts about the element of an interaction.
+struct ElementFacts: Sendable {
+  /// How the element's path ends after its base path.
+  enum PathEnd: Sendable, Equatable {
+    /// The base path is the element's own path.
+    case none
+    /// The base path is the list's or grid's; the element is its loaded cell at this row.
+    case cell(IndexPath)
+    /// The base path is the list's or grid's; the row has no loaded cell and the element is the host.
+    case unloadedCell(IndexPath)
+  }
+
+  /// The element: a control, a cell, a scroll view, or the host of a row with no loaded cell.
+  var view: ObjectFacts
+  /// For a selection, its list or grid (ignore marks and rules on the host apply to its rows).
+  var host: ObjectFacts?
+  /// The cached path the element's path starts with.
+  var basePath: String
+  var pathEnd: PathEnd
+  /// The element's accessibility identifier at the capture.
+  var identifier: String?
+  /// The host's accessibility identifier at the capture.
+  var hostIdentifier: String?
+  /// The texts the element showed.
+  var content: ContentSnapshot
+  /// A segmented control's selected segment.
+  var selectedSegment: Int?
+  /// What the element's ``AutoTrackPropertiesProviding`` conformance returned.
+  var provided: [String: PropertyValue]?
+  /// What the row's ``AutoTrackRowPropertiesProviding`` data source or delegate returned.
+  var rowProvided: [String: PropertyValue]?
+
+  /// Whether the event describes the element view itself (not the host of an unloaded row).
+  var describesView: Bool {
+    if case .unloadedCell = pathEnd { return false }
+    return true
+  }
+}
+
+/// The facts about the screen of an interaction.
+struct ScreenFacts: Sendable {
+  /// The screen's identity and type.
+  var screen: ObjectFacts
+  /// The name its ``AutoTrackScreenNaming`` conformance gave, `nil` for its type name.
+  var customName: String?
+  var title: String?
+  /// What its ``AutoTrackPropertiesProviding`` conformance returned.
+  var provided: [String: PropertyValue]?
+  /// The screen rule's key-path properties, resolved at the capture (sorted by property name), or
+  /// `nil` when the rules declare none for the screen.
+  var keyPathValues: [(property: String, keyPath: String, value: Result<PropertyValue, KeyPathResolver.Failure>)]?
+}
+
+extension ScreenFacts {
+  /// Takes the facts of `screen` now: its name and title, what its providers return, and the values
+  /// its rule's key paths read (only when some screen rule declares key-path properties: they read
+  /// the app's state, which is only valid at the capture).
+  @MainActor
+  init(_ screen: Screen, rules: CompiledRules) {
+    self.screen = ObjectFacts(screen)
+    customName = TypeTraits.screenNaming(screen)?.autoTrackScreenName
+    title = screen.title
+    provided = TypeTraits.propertiesProvider(screen)?.autoTrackProperties
+    guard rules.hasKeyPathProperties,
+      let rule = rules.screenRule(named: customName ?? ElementDescription.typeName(of: screen)),
+      !rule.properties.isEmpty
+    else { return }
+    keyPathValues = rule.properties.sorted { $0.key < $1.key }.map { property, keyPath in
+      (property, keyPath, KeyPathResolver.resolve(keyPath, in: screen))
+    }
+  }
+}
+
+/// An object as the delivery stage knows it: its identity, for the tables kept by identity (ignore
+/// marks, properties set on the tracker, the debounce window), and its type, for names and type rules.
+///
+/// Holding no reference, it keeps nothing alive. An identity recorded at a capture can only match a
+/// table entry whose object is still alive and was registered before the capture (the registrations
+/// travel in capture order), and such an object was at that address at the capture: the same object.
+struct ObjectFacts: Sendable {
+  let id: ObjectIdentifier
+  let type: AnyObject.Type
+
+  init(_ object: AnyObject) {
+    id = ObjectIdentifier(object)
+    type = Swift.type(of: object)
+  }
+}
+
+/// The texts a view and its visible subviews showed, depth first, kept as the strings the views
+/// returned: joining them (with `-`) and cutting them to ``ElementDescription/maximumContentLength``
+/// happen when the event is built.
+struct ContentSnapshot: Sendable {
+  /// Most elements show one text: it is held without an array.
+  private var first: String?
+  private var rest: [String] = []
+  private var byteCount = 0
+
+  /// Content past this many UTF-8 bytes surely holds more than ``ElementDescription/maximumContentLength``
+  /// characters (a character is at most 4 bytes), so collecting stops there.
+  private static let byteBudget = ElementDescription.maximumContentLength * 4
+
+  /// No text.
+  init() {}
+
+  /// Takes the texts `view` shows now.
+  @MainActor
+  init(of view: View) {
+    collect(view)
+  }
+
+  @MainActor
+  private mutating func collect(_ view: View) {
+    guard !view.isHidden, view.alpha > 0, byteCount <= Self.byteBudget else { return }
+    if let text = view.textContent, !text.isEmpty {
+      if first == nil {
+        first = text
+      } else {
+        rest.append(text)
+        byteCount += 1
+      }
+      byteCount += text.utf8.count
+    }
+    for subview in view.subviews {
+      collect(subview)
+      if byteCount > Self.byteBudget { return }
+    }
+  }
+
+  /// The content as `element_content` reports it, or `nil` when the view showed no text.
+  func joined() -> String? {
+    guard let first else { return nil }
+    var content = first
+    for text in rest {
+      content += "-"
+      content += text
+    }
+    let limit = ElementDescription.maximumContentLength
+    // A character takes at least one UTF-8 byte, so a short byte count needs no character count.
+    guard content.utf8.count > limit, content.count > limit else { return content }
+    return String(content.prefix(limit))
+  }
+}

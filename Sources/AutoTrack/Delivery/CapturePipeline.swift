@@ -1,0 +1,158 @@
+import DelegateProxyKitSupport
+import Foundation
+import HeadlessUI
+
+/// The delivery stage of a tracker: takes the facts captured on the caller's thread, in capture order,
+/// and off that thread decides them, builds their events and hands those to the sink.
+///
+/// ### Hand-off
+/// The caller's thread never takes a lock per capture: a ``CaptureBuffer`` on the main actor collects
+/// items and hands them over as one batch (``enqueue(_:)``: one lock for the batch). One drain at a
+/// time runs, in a detached task started when a batch arrives and none is running; it takes every
+/// queued item at once (one lock per round), processes them in order, and hands the round's events
+/// to the sink with one ``EventSink/send(contentsOf:)``. So capture order is event order, and the
+/// sink sees one hand-off per round, not one per event.
+///
+/// ### Commands
+/// Everything that changes how later captures are decided or built (``AutoTracker/ignore(_:)``,
+/// properties set on the tracker, the reset at ``AutoTracker/stop()``) travels in the same queue as
+/// the facts, so it applies exactly from the captures that follow it. A barrier resumes its waiter
+/// once everything queued before it has been sent to the sink.
+final class CapturePipeline: Sendable {
+  /// One thing to do in capture order.
+  enum Item: Sendable {
+    case facts(CapturedFacts)
+    // Settings hold their object weakly: one that is gone by the time they apply has no captures left.
+    case ignore(WeakReference<View>)
+    case viewProperties([String: PropertyValue], WeakReference<View>)
+    case screenProperties([String: PropertyValue], WeakReference<Screen>)
+    /// Forget the debounce state.
+    case reset
+    /// Resume once every earlier item is in the sink.
+    case barrier(CheckedContinuation<Void, Never>)
+  }
+
+  private struct Queue {
+    var items: [Item] = []
+    var isDraining = false
+  }
+
+  /// What the drain owns: only the one running drain locks it, once per round, so it is never contended.
+  private struct Stage {
+    var decider = CaptureDecider()
+    var builder: EventBuilder
+    var names = TypeNameCache()
+  }
+
+  /// Refusals by the sink, read on the main actor by the tracker.
+  struct Refusals: Sendable {
+    var count = 0
+    var last: AutoTrackError?
+  }
+
+  private let queue = SanitizerVisibleMutex(Queue())
+  private let stage: SanitizerVisibleMutex<Stage>
+  private let refusalState = SanitizerVisibleMutex(Refusals())
+  private let sink: any EventSink
+  private let debugOutput: DebugOutput?
+  private let timestampOriginMs: Int64
+
+  init(
+    sink: any EventSink, timestampOriginMs: Int64, makeEventID: (@Sendable () -> String)?, debugOutput: DebugOutput?
+  ) {
+    self.sink = sink
+    self.timestampOriginMs = timestampOriginMs
+    self.debugOutput = debugOutput
+    stage = SanitizerVisibleMutex(Stage(builder: EventBuilder(makeEventID: makeEventID, debugOutput: debugOutput)))
+  }
+
+  /// The sink's refusals so far.
+  var refusals: Refusals { refusalState.withLock { $0 } }
+
+  /// Queues a batch of items after those already queued, and starts a drain when none runs.
+  ///
+  /// - Complexity: One lock, O(1) amortized per item.
+  func enqueue(_ items: [Item]) {
+    guard !items.isEmpty else { return }
+    let startsDrain = queue.withLock { queue in
+      if queue.items.isEmpty { queue.items = items } else { queue.items.append(contentsOf: items) }
+      guard !queue.isDraining else { return false }
+      queue.isDraining = true
+      return true
+    }
+    if startsDrain { Task.detached { self.drain() } }
+  }
+
+  /// Blocks the calling thread until no drain runs and nothing is queued: every item enqueued before
+  /// the call is in the sink. For a caller that never returns to an executor (the benchmark's main
+  /// thread); it polls, so it never waits on the drain's lock for long.
+  func waitUntilIdle() {
+    while queue.withLock({ $0.isDraining || !$0.items.isEmpty }) { usleep(20) }
+  }
+
+  private func drain() {
+    while true {
+      let round = queue.withLock { queue -> [Item]? in
+        guard !queue.items.isEmpty else {
+          queue.isDraining = false
+          return nil
+        }
+        defer { queue.items = [] }
+        return queue.items
+      }
+      guard let round else { return }
+      process(round)
+    }
+  }
+
+  private func process(_ items: [Item]) {
+    var events: [TrackedEvent] = []
+    events.reserveCapacity(items.count)
+    stage.withLock { stage in
+      for item in items {
+        switch item {
+        case .facts(let facts):
+          if let event = build(facts, &stage) { events.append(event) }
+        case .ignore(let view):
+          if let view = view.object { stage.decider.ignore(view) }
+        case .viewProperties(let properties, let view):
+          if let view = view.object { stage.builder.setProperties(properties, for: view) }
+        case .screenProperties(let properties, let screen):
+          if let screen = screen.object { stage.builder.setProperties(properties, for: screen) }
+        case .reset: stage.decider.reset()
+        case .barrier(let waiter):
+          deliver(events)
+          events.removeAll(keepingCapacity: true)
+          waiter.resume()
+        }
+      }
+    }
+    deliver(events)
+  }
+
+  /// Places, decides, reports and builds one capture.
+  private func build(_ facts: CapturedFacts, _ stage: inout Stage) -> TrackedEvent? {
+    let rules = facts.rules
+    let screenName = facts.screen.map { $0.customName ?? stage.names.name(of: $0.screen.type) }
+    let configured = rules.configuredName(for: facts.kind, onScreenNamed: screenName)
+    let name = configured ?? facts.kind.defaultName
+    let path = facts.element.map { EventBuilder.path(of: $0, names: &stage.names) }
+    let decision = stage.decider.decide(
+      facts, named: name, configured: configured != nil, path: path, names: &stage.names)
+    debugOutput?.write(.capture(event: name, elementPath: path, decision: decision))
+    guard decision == .kept else { return nil }
+    return stage.builder.event(
+      for: facts, named: name, path: path, screenName: screenName,
+      timestampMs: timestampOriginMs + facts.elapsed.wholeMilliseconds, names: &stage.names)
+  }
+
+  private func deliver(_ events: [TrackedEvent]) {
+    guard !events.isEmpty else { return }
+    let refused = sink.send(contentsOf: events)
+    guard let last = refused.last else { return }
+    refusalState.withLock { state in
+      state.count += refused.count
+      state.last = last.error
+    }
+  }
+}
