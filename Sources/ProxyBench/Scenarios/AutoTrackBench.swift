@@ -117,7 +117,8 @@ func autoTrackMemoryBody() -> Variant.Body {
   }
 }
 
-/// `events-memory`: captured list taps per second into the in-memory sink, at view depth 20.
+/// `events-memory`: captured list taps per second into the in-memory sink, at view depth 20, until the
+/// tracker's delivery stage has put every event in the sink.
 @MainActor
 func eventsMemoryBody() -> Variant.Body {
   .custom(unit: .eventsPerSecond) { context in
@@ -129,6 +130,7 @@ func eventsMemoryBody() -> Variant.Body {
     for _ in 0..<context.configuration.sampleCount {
       let sample = context.time {
         for _ in 0..<taps { fixture.tap(at: indexPath) }
+        fixture.tracker.deliverBlocking()
       }
       values.append(Double(taps) / (Double(max(sample.nanoseconds, 1)) / 1e9))
       allocations = allocations.flatMap { total in sample.allocations.map { total + $0 } }

@@ -47,16 +47,26 @@ final class BenchTapScreen: Screen, ListViewDataSource {
   }
 }
 
+/// A list screen shown in an application, with the app's delegate on the list.
+@MainActor
+struct BenchTapApp {
+  let app = Application()
+  let screen = BenchTapScreen(title: "Items")
+  let delegate = BenchSelectionDelegate()
+
+  init() {
+    app.show(NavigationStack(root: screen))
+    screen.list.delegate = delegate
+    screen.list.reloadData()
+  }
+}
+
 /// A timed loop of row taps, each on the next row.
 @MainActor
 func tapBody(_ tracking: TapTracking) -> Variant.Body {
   .timedLoop {
-    let app = Application()
-    let screen = BenchTapScreen(title: "Items")
-    app.show(NavigationStack(root: screen))
-    let delegate = BenchSelectionDelegate()
-    screen.list.delegate = delegate
-    screen.list.reloadData()
+    let fixture = BenchTapApp()
+    let (app, screen, delegate) = (fixture.app, fixture.screen, fixture.delegate)
     let window = TrackingRules().debounceWindow
     // Spaced: past the window at every capture. Crowded: `crowdedLiveElements` captures per window,
     // and a row comes back after `tapListRows` taps, well past its window, so every tap is kept.
@@ -94,5 +104,65 @@ func tapBody(_ tracking: TapTracking) -> Variant.Body {
       blackHole(tracker)
       blackHole(app)  // the application holds the screen, the list's data source
     }
+  }
+}
+
+/// Where `taps-to-events-*` delivers.
+enum TapEventSink {
+  case memory
+  case jsonLines
+}
+
+/// `taps-to-events-memory`, `taps-to-events-jsonl`: events per second from row taps to events in the
+/// sink, end to end. Each sample taps ``tapListRows`` rows (every one kept) and stops the clock once
+/// the tracker's delivery stage has built every event and handed it to the sink — for the JSON Lines
+/// file, once the store has also written and synced it. The caller's side alone is `tap-tracked`;
+/// this row keeps a slower pipeline behind it from going unnoticed.
+@MainActor
+func tapsToEventsBody(into kind: TapEventSink) -> Variant.Body {
+  .custom(unit: .eventsPerSecond) { context in
+    let fixture = BenchTapApp()
+    let rows = (0..<tapListRows).map { IndexPath(row: $0, section: 0) }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("proxy-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var values: [Double] = []
+    var allocations: UInt64? = 0
+    for sample in 0..<context.configuration.sampleCount {
+      let sink: any EventSink
+      let store: JSONLinesStore?
+      switch kind {
+      case .memory:
+        sink = InMemorySink(capacity: tapListRows)
+        store = nil
+      case .jsonLines:
+        let configuration = JSONLinesStore.Configuration(
+          directory: directory.appendingPathComponent("sample-\(sample)"), flushEveryEvents: 512)
+        guard let opened = try? JSONLinesStore(configuration: configuration) else { continue }
+        sink = opened
+        store = opened
+      }
+      let tracker = AutoTracker(sink: sink, configuration: .init(clock: SteppingClock(step: .seconds(1))))
+      do {
+        try tracker.start(fixture.app)
+      } catch {
+        preconditionFailure("autotrack bench: \(error)")
+      }
+      tracker.deliverBlocking()  // the screen view at start, outside the timed part
+      var flushed = true
+      let measured = context.time {
+        for row in rows { blackHole(try? fixture.screen.list.tapRow(at: row)) }
+        tracker.deliverBlocking()
+        if let store { flushed = (try? store.flush()) != nil }
+      }
+      tracker.stop()
+      try? store?.close()
+      guard flushed, tracker.refusedEventCount == 0 else { continue }
+      values.append(Double(rows.count) / (Double(max(measured.nanoseconds, 1)) / 1e9))
+      allocations = allocations.flatMap { total in measured.allocations.map { total + $0 } }
+    }
+    blackHole(fixture)
+    let operations = Double(tapListRows * max(values.count, 1))
+    return CustomMeasurement(
+      values: values.isEmpty ? [0] : values, allocationsPerOperation: allocations.map { Double($0) / operations })
   }
 }
