@@ -144,11 +144,6 @@ struct ContentSnapshot: Sendable {
   /// Most elements show one text: it is held without an array.
   private var first: String?
   private var rest: [String] = []
-  private var byteCount = 0
-
-  /// Content past this many UTF-8 bytes surely holds more than ``ElementDescription/maximumContentLength``
-  /// characters (a character is at most 4 bytes), so collecting stops there.
-  private static let byteBudget = ElementDescription.maximumContentLength * 4
 
   /// No text.
   init() {}
@@ -156,24 +151,8 @@ struct ContentSnapshot: Sendable {
   /// Takes the texts `view` shows now.
   @MainActor
   init(of view: View) {
-    collect(view)
-  }
-
-  @MainActor
-  private mutating func collect(_ view: View) {
-    guard !view.isHidden, view.alpha > 0, byteCount <= Self.byteBudget else { return }
-    if let text = view.textContent, !text.isEmpty {
-      if first == nil {
-        first = text
-      } else {
-        rest.append(text)
-        byteCount += 1
-      }
-      byteCount += text.utf8.count
-    }
-    for subview in view.subviews {
-      collect(subview)
-      if byteCount > Self.byteBudget { return }
+    ElementDescription.forEachText(of: view) { text in
+      if first == nil { first = text } else { rest.append(text) }
     }
   }
 
@@ -185,6 +164,11 @@ struct ContentSnapshot: Sendable {
       content += "-"
       content += text
     }
+    return Self.cut(content)
+  }
+
+  /// `content` cut to ``ElementDescription/maximumContentLength`` characters.
+  static func cut(_ content: String) -> String {
     let limit = ElementDescription.maximumContentLength
     // A character takes at least one UTF-8 byte, so a short byte count needs no character count.
     guard content.utf8.count > limit, content.count > limit else { return content }

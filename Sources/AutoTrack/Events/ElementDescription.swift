@@ -133,6 +133,35 @@ public enum ElementDescription {
   /// - Parameter view: The view.
   /// - Returns: The content, or `nil` when the view shows no text.
   public static func content(of view: View) -> String? {
-    ContentSnapshot(of: view).joined()
+    var content = ""
+    forEachText(of: view) { text in
+      if !content.isEmpty { content += "-" }
+      content += text
+    }
+    guard !content.isEmpty else { return nil }
+    return ContentSnapshot.cut(content)
+  }
+
+  /// Content past this many UTF-8 bytes surely holds more than ``maximumContentLength`` characters
+  /// (a character is at most 4 bytes), so collecting stops there.
+  private static let contentByteBudget = maximumContentLength * 4
+
+  /// Calls `body` with each non-empty text that `view` and its visible subviews show, depth first,
+  /// skipping hidden and fully transparent views, until the texts (with one separator between each
+  /// two) pass the byte budget.
+  static func forEachText(of view: View, _ body: (String) -> Void) {
+    var byteCount = 0
+    func visit(_ view: View) {
+      guard !view.isHidden, view.alpha > 0, byteCount <= contentByteBudget else { return }
+      if let text = view.textContent, !text.isEmpty {
+        byteCount += (byteCount == 0 ? 0 : 1) + text.utf8.count
+        body(text)
+      }
+      for subview in view.subviews {
+        visit(subview)
+        if byteCount > contentByteBudget { return }
+      }
+    }
+    visit(view)
   }
 }
