@@ -37,6 +37,14 @@ internal final class HookEntry: @unchecked Sendable {
   @usableFromInline let box: AnyObject?
   /// `box` unretained, for the forwarding path (the entry keeps the box alive).
   @usableFromInline let boxPointer: UnsafeMutableRawPointer?
+  /// The same hook stored at its method's arity (``ArgumentsHook2`` and siblings, generated), for
+  /// a typed before or after hook installed through an arity overload on a method of 0–6
+  /// arguments: unretained, kept alive by `arityBox`. Calling a closure stored at parameter-pack
+  /// abstraction materialises the pack (a copy, and a retain per class argument) on every call;
+  /// the arity paths call this one instead. `nil` when the hook was installed from code generic
+  /// over the pack: the arity paths then call `box`.
+  @usableFromInline let arityBoxPointer: UnsafeMutableRawPointer?
+  let arityBox: AnyObject?
   @usableFromInline let invocationBody: (@Sendable (Invocation) throws -> Void)?
   @usableFromInline let insteadCallBody: (@Sendable (InsteadCall) throws -> Void)?
   @usableFromInline let stream: AsyncStream<Invocation>.Continuation?
@@ -53,7 +61,7 @@ internal final class HookEntry: @unchecked Sendable {
 
   init(
     kind: Kind, id: UInt64, method: ProxyMethod, position: HookPosition, once: Bool, registry: HookRegistry,
-    box: AnyObject? = nil,
+    box: AnyObject? = nil, arityBox: AnyObject? = nil,
     invocationBody: (@Sendable (Invocation) throws -> Void)? = nil,
     insteadCallBody: (@Sendable (InsteadCall) throws -> Void)? = nil,
     stream: AsyncStream<Invocation>.Continuation? = nil
@@ -66,6 +74,8 @@ internal final class HookEntry: @unchecked Sendable {
     self.registry = registry
     self.box = box
     self.boxPointer = box.map { Unmanaged.passUnretained($0).toOpaque() }
+    self.arityBox = arityBox
+    self.arityBoxPointer = arityBox.map { Unmanaged.passUnretained($0).toOpaque() }
     self.invocationBody = invocationBody
     self.insteadCallBody = insteadCallBody
     self.stream = stream
@@ -84,6 +94,22 @@ internal final class HookEntry: @unchecked Sendable {
   internal func retireIfOnce() {
     guard once else { return }
     registry?.removeClaimed(self)
+  }
+}
+
+extension HookEntry {
+  /// Calls the typed hook in `box`, stored at parameter-pack abstraction, with the arguments: the
+  /// arity paths' fallback for a hook installed from code generic over the pack.
+  @inlinable
+  internal func callPackArgumentsHook<each Argument>(_ arguments: repeat each Argument) {
+    typedBox(as: ArgumentsHook<repeat each Argument>.self).takeUnretainedValue().body(repeat each arguments)
+  }
+
+  /// Calls the typed result hook in `box`, stored at parameter-pack abstraction.
+  @inlinable
+  internal func callPackResultHook<Outcome, each Argument>(_ outcome: Outcome, _ arguments: repeat each Argument) {
+    typedBox(as: ResultHook<Outcome, repeat each Argument>.self).takeUnretainedValue().body(
+      outcome, repeat each arguments)
   }
 }
 

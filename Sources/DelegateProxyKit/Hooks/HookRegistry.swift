@@ -70,6 +70,13 @@ public final class HookRegistry: Sendable {
   /// The calls reading a snapshot right now. A replaced snapshot is released only when this is
   /// zero, so a call never reads freed memory and never takes a lock.
   @usableFromInline internal let readers = Atomic<Int>(0)
+  #if DEBUG
+    /// Debug builds only: the hooked calls of this proxy that took a generated arity path, and
+    /// those that took the parameter-pack path, so tests can check which overload a call
+    /// resolved to.
+    @usableFromInline package let arityPathCalls = Atomic<Int>(0)
+    @usableFromInline package let packPathCalls = Atomic<Int>(0)
+  #endif
   private let state = SanitizerVisibleMutex(State())
   private let proxyType: DelegateProxyBase.Type
   /// Whether this registry holds type-wide hooks.
@@ -263,17 +270,19 @@ public final class HookRegistry: Sendable {
     }
   }
 
-  /// Installs a typed hook; the proxy's typed installers call it.
+  /// Installs a typed hook; the proxy's typed installers call it. `arityBox` is the same hook
+  /// stored at its method's arity, from the generated arity overloads.
   internal func installTyped(
-    method: ProxyMethod, position: HookPosition, once: Bool, kind: HookEntry.Kind, box: AnyObject
+    method: ProxyMethod, position: HookPosition, once: Bool, kind: HookEntry.Kind, box: AnyObject,
+    arityBox: AnyObject? = nil
   ) throws(DelegateProxyError) -> HookToken {
     try check(method)
-    return try install(method: method, position: position, once: once, kind: kind, box: box)
+    return try install(method: method, position: position, once: once, kind: kind, box: box, arityBox: arityBox)
   }
 
   private func install(
     method: ProxyMethod, position: HookPosition, once: Bool, kind: HookEntry.Kind, box: AnyObject? = nil,
-    invocationBody: (@Sendable (Invocation) throws -> Void)? = nil,
+    arityBox: AnyObject? = nil, invocationBody: (@Sendable (Invocation) throws -> Void)? = nil,
     insteadCallBody: (@Sendable (InsteadCall) throws -> Void)? = nil,
     stream: AsyncStream<Invocation>.Continuation? = nil
   ) throws(DelegateProxyError) -> HookToken {
@@ -283,7 +292,7 @@ public final class HookRegistry: Sendable {
       state.nextID += 1
       let entry = HookEntry(
         kind: kind, id: id, method: method, position: position, once: once, registry: self, box: box,
-        invocationBody: invocationBody, insteadCallBody: insteadCallBody, stream: stream)
+        arityBox: arityBox, invocationBody: invocationBody, insteadCallBody: insteadCallBody, stream: stream)
       if let index = state.lists.firstIndex(where: { $0.method === method }) {
         state.lists[index].append(entry)
       } else {

@@ -228,9 +228,23 @@ extension DelegateProxy {
     // later, never while this call can still reach them.
     let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginReadingHooks(for: method)
     defer { endReadingHooks(hooks) }
+    return try await runHookedAsync(hooks, method, reifier, repeat each arguments, orElse: fallback, to: call)
+  }
+
+  /// Runs the hooks `hooks` of an `async` call around its forwardee: the parameter-pack path, which
+  /// the generated arity paths also take for a call with instead or string-keyed hooks.
+  @inlinable
+  nonisolated(nonsending) internal final func runHookedAsync<each Argument, Result, Failure: Error>(
+    _ hooks: CallHooks, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?,
+    _ arguments: repeat each Argument, orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
+    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result
+  ) async throws(Failure) -> Result {
     if hooks.isEmpty {
       return try await callForwardeeAsync(method, repeat each arguments, orElse: fallback, to: call)
     }
+    #if DEBUG
+      self.hooks.packPathCalls.wrappingAdd(1, ordering: .relaxed)
+    #endif
     var invocation: Invocation? = nil
     if let typeWide = hooks.typeWide {
       runBefore(of: typeWide, method, reifier, repeat each arguments, invocation: &invocation)

@@ -243,9 +243,23 @@ extension DelegateProxy {
     }
     let hooks = beginReadingHooks(for: method)
     defer { endReadingHooks(hooks) }
+    return try runHooked(hooks, path, method, reifier, repeat each arguments, orElse: fallback, to: call)
+  }
+
+  /// Runs the hooks `hooks` of a call around its forwardee: the parameter-pack path, which the
+  /// generated arity paths also take for a call with instead or string-keyed hooks.
+  @inlinable
+  internal final func runHooked<each Argument, Result, Failure: Error>(
+    _ hooks: CallHooks, _ path: ForwardingPath, _ method: ProxyMethod,
+    _ reifier: () -> Reifier<repeat each Argument, Result>?, _ arguments: repeat each Argument,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, repeat each Argument) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if hooks.isEmpty {
       return try callForwardee(path, method.selector, repeat each arguments, orElse: fallback, to: call)
     }
+    #if DEBUG
+      self.hooks.packPathCalls.wrappingAdd(1, ordering: .relaxed)
+    #endif
     let reifier = hooks.needsInvocation ? reifier() : nil
     var invocation: Invocation? = nil
     // The type's table, then the proxy's, spelled out here and in the async path rather than

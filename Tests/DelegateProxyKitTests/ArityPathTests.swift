@@ -1,0 +1,192 @@
+import DelegateProxyKit
+import DelegateProxyKitTestSupport
+import Synchronization
+import Testing
+
+/// Forwarding and typed hooks on methods of every arity from 0 to 7 and every effect kind: the
+/// generated arity paths (0–6 arguments) and the parameter-pack path (7) must behave the same.
+@MainActor @Suite struct ArityPathTests {
+  /// Calls `method` on `target`, failures as values: the value, `"()"`, or the error's identity.
+  private func outcome(of method: ArityCase, on target: any ArityProbe, _ arguments: [ArityArgument]) async -> String {
+    do {
+      let value = try await method.call(target, arguments)
+      return value.map { "success(\($0))" } ?? "success(())"
+    } catch {
+      return ArityCase.describe(Result<Int, any Error>.failure(error))
+    }
+  }
+
+  @Test(arguments: ArityCase.all, [false, true])
+  func forwardingGivesWhatTheDirectCallGives(_ method: ArityCase, hooked: Bool) async throws {
+    let arguments = ArityArgument.make(method.arity)
+    let direct = ArityRecorder()
+    let delegate = ArityRecorder()
+    let proxy = ArityProxy(forwardee: delegate)
+    var runs = 0
+    if hooked {
+      _ = try method.hookBefore(proxy, false) { _ in runs += 1 }
+      _ = try method.hookAfter(proxy, false) { _, _ in runs += 1 }
+    }
+    for fails in [false, true] where fails == false || method.effects.throwsErrors {
+      direct.fails = fails
+      delegate.fails = fails
+      let expected = await outcome(of: method, on: direct, arguments)
+      let forwarded = await outcome(of: method, on: proxy, arguments)
+      // The error is the delegate's own instance, so compare each with its own recorder's.
+      #expect(
+        forwarded.replacing(ArityCase.describe(Result<Int, ArityFailure>.failure(delegate.failure)), with: "failure")
+          == expected.replacing(ArityCase.describe(Result<Int, ArityFailure>.failure(direct.failure)), with: "failure"))
+      if fails {
+        #expect(forwarded == ArityCase.describe(Result<Int, ArityFailure>.failure(delegate.failure)))
+      }
+    }
+    #expect(delegate.log.all == direct.log.all)
+    #expect(runs == (hooked ? 2 * (method.effects.throwsErrors ? 2 : 1) : 0))
+  }
+
+  @Test(arguments: ArityCase.all)
+  func hooksRunOnceEachInOrderWithTheArguments(_ method: ArityCase) async throws {
+    let arguments = ArityArgument.make(method.arity, from: 7)
+    let log = RecordingLog()
+    let delegate = ArityRecorder(log: log)
+    delegate.fails = method.effects.throwsErrors
+    let proxy = ArityProxy(forwardee: delegate)
+    let same: ([ArityArgument]) -> Bool = { received in
+      received.count == arguments.count && zip(received, arguments).allSatisfy { $0 === $1 }
+    }
+    _ = try method.hookBefore(proxy, false) { log.append("before 1 \(same($0))") }
+    _ = try method.hookBefore(proxy, false) { log.append("before 2 \(same($0))") }
+    _ = try method.hookAfter(proxy, false) { outcome, received in log.append("after 1 \(outcome) \(same(received))") }
+    _ = try method.hookAfter(proxy, false) { outcome, received in log.append("after 2 \(outcome) \(same(received))") }
+    #if DEBUG
+      let arityCalls = proxy.hooks.arityPathCalls.load(ordering: .relaxed)
+      let packCalls = proxy.hooks.packPathCalls.load(ordering: .relaxed)
+    #endif
+    let result = await outcome(of: method, on: proxy, arguments)
+    #if DEBUG
+      // Overload resolution picked the generated arity overloads (or, past 6, the pack ones).
+      #expect(proxy.hooks.arityPathCalls.load(ordering: .relaxed) - arityCalls == (method.hasArityPath ? 1 : 0))
+      #expect(proxy.hooks.packPathCalls.load(ordering: .relaxed) - packCalls == (method.hasArityPath ? 0 : 1))
+    #endif
+    let expectedOutcome =
+      method.effects.throwsErrors
+      ? ArityCase.describe(Result<Int, ArityFailure>.failure(delegate.failure))
+      : method.returnsValue ? "success(\(ArityArgument.answer(arguments)))" : "success(())"
+    #expect(result == expectedOutcome)
+    let afterOutcome =
+      method.effects.throwsErrors ? expectedOutcome : method.returnsValue ? "\(ArityArgument.answer(arguments))" : "()"
+    let call = log.all.filter { !$0.hasPrefix("before") && !$0.hasPrefix("after") }
+    #expect(
+      log.all == ["before 1 true", "before 2 true"] + call + [
+        "after 1 \(afterOutcome) true", "after 2 \(afterOutcome) true",
+      ])
+    #expect(call.last == method.method + ArityArgument.describe(arguments))
+  }
+
+  @Test(arguments: ArityCase.all)
+  func runOnceHooksRunOnce(_ method: ArityCase) async throws {
+    let arguments = ArityArgument.make(method.arity)
+    let delegate = ArityRecorder()
+    let proxy = ArityProxy(forwardee: delegate)
+    var before = 0
+    var after = 0
+    var instead = 0
+    _ = try method.hookBefore(proxy, true) { _ in before += 1 }
+    _ = try method.hookAfter(proxy, true) { _, _ in after += 1 }
+    _ = try method.hookInstead(proxy, true) { instead += 1 }
+    for _ in 0..<3 { _ = await outcome(of: method, on: proxy, arguments) }
+    #expect([before, after, instead] == [1, 1, 1])
+    #expect(proxy.hooks.isEmpty)
+    // The instead hook went on with `original`: the delegate got every call.
+    #expect(delegate.log.count(method.method + ArityArgument.describe(arguments)) == 3)
+  }
+
+  @Test(arguments: ArityCase.all)
+  func typeWideHooksRunBeforeTheProxysOwn(_ method: ArityCase) async throws {
+    let arguments = ArityArgument.make(method.arity)
+    let log = RecordingLog()
+    let proxy = ArityTypeWideProxy(forwardee: ArityRecorder())
+    let other = ArityTypeWideProxy(forwardee: ArityRecorder())
+    _ = try method.hookBefore(proxy, false) { _ in log.append("instance before") }
+    _ = try method.hookAfter(proxy, false) { _, _ in log.append("instance after") }
+    let before = try method.hookTypeWideBefore(false) { _ in log.append("type before") }
+    let after = try method.hookTypeWideAfter(false) { _, _ in log.append("type after") }
+    defer {
+      _ = try? before.remove()
+      _ = try? after.remove()
+    }
+    _ = await outcome(of: method, on: proxy, arguments)
+    #expect(log.all == ["type before", "instance before", "type after", "instance after"])
+    log.reset()
+    _ = await outcome(of: method, on: other, arguments)
+    #expect(log.all == ["type before", "type after"])
+  }
+}
+
+/// Type-wide hooks installed and removed on four threads while four others forward calls, per
+/// arity. Meant to run under the thread sanitizer too
+/// (`swift test --sanitize=thread --filter ArityStressTests`). Serialized: the arities share
+/// ``ArityStressProxy``'s type-wide registry, which each case checks is empty at its end.
+@Suite(.serialized) struct ArityStressTests {
+  static let callsPerCaller = 4_000
+  static let hookRounds = 400
+
+  @Test(arguments: ArityCase.stress)
+  func hooksComeAndGoWhileCallsGoThrough(_ method: ArityStressCase) async throws {
+    let wrongResults = AtomicCounter()
+    let wrongArguments = AtomicCounter()
+    let onceFired = AtomicCounter()
+    let installed = AtomicCounter()
+    let delivered = AtomicCounter()
+    let expected = ArityArgument.answer(ArityArgument.make(method.arity))
+    var bodies: [@Sendable () -> Void] = (0..<4).map { _ in
+      {
+        // Each caller has its own proxy and delegate: only the type-wide hooks are shared.
+        let arguments = ArityArgument.make(method.arity)
+        let delegate = ArityRecorder()
+        let proxy = ArityStressProxy(forwardee: delegate)
+        for _ in 0..<Self.callsPerCaller where method.call(proxy, arguments) != expected {
+          wrongResults.increment()
+        }
+        delivered.add(delegate.log.count(prefix: "plain\(method.arity)"))
+      }
+    }
+    for worker in 0..<4 {
+      bodies.append {
+        for round in 0..<Self.hookRounds {
+          let check: @Sendable ([ArityArgument]) -> Void = { received in
+            if received.count != method.arity || received.map(\.value) != ArityArgument.make(method.arity).map(\.value)
+            {
+              wrongArguments.increment()
+            }
+          }
+          let token: HookToken?
+          if (round + worker).isMultiple(of: 2) {
+            token = try? method.hookBefore(false) { received in
+              check(received)
+            }
+          } else {
+            token = try? method.hookAfter(true) { value, received in
+              check(received)
+              if value != "\(expected)" { wrongArguments.increment() }
+              onceFired.increment()
+            }
+          }
+          if let token {
+            installed.increment()
+            _ = try? token.remove()
+          }
+        }
+      }
+    }
+    await runOnThreads(bodies)
+
+    #expect(wrongResults.value == 0)
+    #expect(wrongArguments.value == 0)
+    #expect(delivered.value == 4 * Self.callsPerCaller)
+    #expect(installed.value == 4 * Self.hookRounds)
+    #expect(ArityStressProxy.typeHooks.isEmpty)
+    // A once-only hook runs at most once per installation.
+    #expect(onceFired.value <= 4 * Self.hookRounds / 2)
+  }
+}
