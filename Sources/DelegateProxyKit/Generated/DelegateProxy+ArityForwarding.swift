@@ -209,13 +209,14 @@ extension DelegateProxy {
   /// Runs the before hooks of `hooks` (typed hooks only) with 0 arguments.
   @inlinable @inline(__always)
   internal final func runBefore0(of hooks: Unmanaged<MethodHooks>) {
-    // The call holds a read of the snapshot, which keeps these hooks alive: no retains.
+    // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
+    // retains, of the entry or of the box.
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
       unowned(unsafe) let entry = entries[index].takeUnretainedValue()
       guard entry.claim() else { continue }
       if let arityBox = entry.arityBoxPointer {
-        Unmanaged<ArgumentsHook0>.fromOpaque(arityBox).takeUnretainedValue().body()
+        Unmanaged<ArgumentsHook0>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body() }
       } else {
         entry.callPackArgumentsHook()
       }
@@ -236,21 +237,23 @@ extension DelegateProxy {
       switch entry.kind {
       case .arguments:
         if let arityBox {
-          Unmanaged<ArgumentsHook0>.fromOpaque(arityBox).takeUnretainedValue().body()
+          Unmanaged<ArgumentsHook0>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body() }
         } else {
           entry.callPackArgumentsHook()
         }
       case .value:
         if case .success(let value) = outcome {
           if let arityBox {
-            Unmanaged<ResultHook0<Result>>.fromOpaque(arityBox).takeUnretainedValue().body(value)
+            Unmanaged<ResultHook0<Result>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(value) }
           } else {
             entry.callPackResultHook(value)
           }
         }
       case .outcome:
         if let arityBox {
-          Unmanaged<ResultHook0<Swift.Result<Result, Failure>>>.fromOpaque(arityBox).takeUnretainedValue().body(outcome)
+          Unmanaged<ResultHook0<Swift.Result<Result, Failure>>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+            $0.body(outcome)
+          }
         } else {
           entry.callPackResultHook(outcome)
         }
@@ -471,13 +474,14 @@ extension DelegateProxy {
   /// Runs the before hooks of `hooks` (typed hooks only) with 1 argument.
   @inlinable @inline(__always)
   internal final func runBefore1<A0>(of hooks: Unmanaged<MethodHooks>, _ a0: A0) {
-    // The call holds a read of the snapshot, which keeps these hooks alive: no retains.
+    // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
+    // retains, of the entry or of the box.
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
       unowned(unsafe) let entry = entries[index].takeUnretainedValue()
       guard entry.claim() else { continue }
       if let arityBox = entry.arityBoxPointer {
-        Unmanaged<ArgumentsHook1<A0>>.fromOpaque(arityBox).takeUnretainedValue().body(a0)
+        Unmanaged<ArgumentsHook1<A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0) }
       } else {
         entry.callPackArgumentsHook(a0)
       }
@@ -498,22 +502,23 @@ extension DelegateProxy {
       switch entry.kind {
       case .arguments:
         if let arityBox {
-          Unmanaged<ArgumentsHook1<A0>>.fromOpaque(arityBox).takeUnretainedValue().body(a0)
+          Unmanaged<ArgumentsHook1<A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0) }
         } else {
           entry.callPackArgumentsHook(a0)
         }
       case .value:
         if case .success(let value) = outcome {
           if let arityBox {
-            Unmanaged<ResultHook1<Result, A0>>.fromOpaque(arityBox).takeUnretainedValue().body(value, a0)
+            Unmanaged<ResultHook1<Result, A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(value, a0) }
           } else {
             entry.callPackResultHook(value, a0)
           }
         }
       case .outcome:
         if let arityBox {
-          Unmanaged<ResultHook1<Swift.Result<Result, Failure>, A0>>.fromOpaque(arityBox).takeUnretainedValue().body(
-            outcome, a0)
+          Unmanaged<ResultHook1<Swift.Result<Result, Failure>, A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+            $0.body(outcome, a0)
+          }
         } else {
           entry.callPackResultHook(outcome, a0)
         }
@@ -738,13 +743,14 @@ extension DelegateProxy {
   /// Runs the before hooks of `hooks` (typed hooks only) with 2 arguments.
   @inlinable @inline(__always)
   internal final func runBefore2<A0, A1>(of hooks: Unmanaged<MethodHooks>, _ a0: A0, _ a1: A1) {
-    // The call holds a read of the snapshot, which keeps these hooks alive: no retains.
+    // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
+    // retains, of the entry or of the box.
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
       unowned(unsafe) let entry = entries[index].takeUnretainedValue()
       guard entry.claim() else { continue }
       if let arityBox = entry.arityBoxPointer {
-        Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(arityBox).takeUnretainedValue().body(a0, a1)
+        Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
       } else {
         entry.callPackArgumentsHook(a0, a1)
       }
@@ -765,22 +771,25 @@ extension DelegateProxy {
       switch entry.kind {
       case .arguments:
         if let arityBox {
-          Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(arityBox).takeUnretainedValue().body(a0, a1)
+          Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
         } else {
           entry.callPackArgumentsHook(a0, a1)
         }
       case .value:
         if case .success(let value) = outcome {
           if let arityBox {
-            Unmanaged<ResultHook2<Result, A0, A1>>.fromOpaque(arityBox).takeUnretainedValue().body(value, a0, a1)
+            Unmanaged<ResultHook2<Result, A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+              $0.body(value, a0, a1)
+            }
           } else {
             entry.callPackResultHook(value, a0, a1)
           }
         }
       case .outcome:
         if let arityBox {
-          Unmanaged<ResultHook2<Swift.Result<Result, Failure>, A0, A1>>.fromOpaque(arityBox).takeUnretainedValue().body(
-            outcome, a0, a1)
+          Unmanaged<ResultHook2<Swift.Result<Result, Failure>, A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+            $0.body(outcome, a0, a1)
+          }
         } else {
           entry.callPackResultHook(outcome, a0, a1)
         }
@@ -1011,13 +1020,14 @@ extension DelegateProxy {
   /// Runs the before hooks of `hooks` (typed hooks only) with 3 arguments.
   @inlinable @inline(__always)
   internal final func runBefore3<A0, A1, A2>(of hooks: Unmanaged<MethodHooks>, _ a0: A0, _ a1: A1, _ a2: A2) {
-    // The call holds a read of the snapshot, which keeps these hooks alive: no retains.
+    // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
+    // retains, of the entry or of the box.
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
       unowned(unsafe) let entry = entries[index].takeUnretainedValue()
       guard entry.claim() else { continue }
       if let arityBox = entry.arityBoxPointer {
-        Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(arityBox).takeUnretainedValue().body(a0, a1, a2)
+        Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
       } else {
         entry.callPackArgumentsHook(a0, a1, a2)
       }
@@ -1038,23 +1048,24 @@ extension DelegateProxy {
       switch entry.kind {
       case .arguments:
         if let arityBox {
-          Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(arityBox).takeUnretainedValue().body(a0, a1, a2)
+          Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
         } else {
           entry.callPackArgumentsHook(a0, a1, a2)
         }
       case .value:
         if case .success(let value) = outcome {
           if let arityBox {
-            Unmanaged<ResultHook3<Result, A0, A1, A2>>.fromOpaque(arityBox).takeUnretainedValue().body(
-              value, a0, a1, a2)
+            Unmanaged<ResultHook3<Result, A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+              $0.body(value, a0, a1, a2)
+            }
           } else {
             entry.callPackResultHook(value, a0, a1, a2)
           }
         }
       case .outcome:
         if let arityBox {
-          Unmanaged<ResultHook3<Swift.Result<Result, Failure>, A0, A1, A2>>.fromOpaque(arityBox).takeUnretainedValue()
-            .body(outcome, a0, a1, a2)
+          Unmanaged<ResultHook3<Swift.Result<Result, Failure>, A0, A1, A2>>.fromOpaque(arityBox)
+            ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2) }
         } else {
           entry.callPackResultHook(outcome, a0, a1, a2)
         }
@@ -1291,13 +1302,16 @@ extension DelegateProxy {
   internal final func runBefore4<A0, A1, A2, A3>(
     of hooks: Unmanaged<MethodHooks>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
   ) {
-    // The call holds a read of the snapshot, which keeps these hooks alive: no retains.
+    // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
+    // retains, of the entry or of the box.
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
       unowned(unsafe) let entry = entries[index].takeUnretainedValue()
       guard entry.claim() else { continue }
       if let arityBox = entry.arityBoxPointer {
-        Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(arityBox).takeUnretainedValue().body(a0, a1, a2, a3)
+        Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+          $0.body(a0, a1, a2, a3)
+        }
       } else {
         entry.callPackArgumentsHook(a0, a1, a2, a3)
       }
@@ -1318,15 +1332,18 @@ extension DelegateProxy {
       switch entry.kind {
       case .arguments:
         if let arityBox {
-          Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(arityBox).takeUnretainedValue().body(a0, a1, a2, a3)
+          Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+            $0.body(a0, a1, a2, a3)
+          }
         } else {
           entry.callPackArgumentsHook(a0, a1, a2, a3)
         }
       case .value:
         if case .success(let value) = outcome {
           if let arityBox {
-            Unmanaged<ResultHook4<Result, A0, A1, A2, A3>>.fromOpaque(arityBox).takeUnretainedValue().body(
-              value, a0, a1, a2, a3)
+            Unmanaged<ResultHook4<Result, A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+              $0.body(value, a0, a1, a2, a3)
+            }
           } else {
             entry.callPackResultHook(value, a0, a1, a2, a3)
           }
@@ -1334,7 +1351,7 @@ extension DelegateProxy {
       case .outcome:
         if let arityBox {
           Unmanaged<ResultHook4<Swift.Result<Result, Failure>, A0, A1, A2, A3>>.fromOpaque(arityBox)
-            .takeUnretainedValue().body(outcome, a0, a1, a2, a3)
+            ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3) }
         } else {
           entry.callPackResultHook(outcome, a0, a1, a2, a3)
         }
@@ -1577,14 +1594,16 @@ extension DelegateProxy {
   internal final func runBefore5<A0, A1, A2, A3, A4>(
     of hooks: Unmanaged<MethodHooks>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
   ) {
-    // The call holds a read of the snapshot, which keeps these hooks alive: no retains.
+    // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
+    // retains, of the entry or of the box.
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
       unowned(unsafe) let entry = entries[index].takeUnretainedValue()
       guard entry.claim() else { continue }
       if let arityBox = entry.arityBoxPointer {
-        Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(arityBox).takeUnretainedValue().body(
-          a0, a1, a2, a3, a4)
+        Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+          $0.body(a0, a1, a2, a3, a4)
+        }
       } else {
         entry.callPackArgumentsHook(a0, a1, a2, a3, a4)
       }
@@ -1606,16 +1625,18 @@ extension DelegateProxy {
       switch entry.kind {
       case .arguments:
         if let arityBox {
-          Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(arityBox).takeUnretainedValue().body(
-            a0, a1, a2, a3, a4)
+          Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+            $0.body(a0, a1, a2, a3, a4)
+          }
         } else {
           entry.callPackArgumentsHook(a0, a1, a2, a3, a4)
         }
       case .value:
         if case .success(let value) = outcome {
           if let arityBox {
-            Unmanaged<ResultHook5<Result, A0, A1, A2, A3, A4>>.fromOpaque(arityBox).takeUnretainedValue().body(
-              value, a0, a1, a2, a3, a4)
+            Unmanaged<ResultHook5<Result, A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+              $0.body(value, a0, a1, a2, a3, a4)
+            }
           } else {
             entry.callPackResultHook(value, a0, a1, a2, a3, a4)
           }
@@ -1623,7 +1644,7 @@ extension DelegateProxy {
       case .outcome:
         if let arityBox {
           Unmanaged<ResultHook5<Swift.Result<Result, Failure>, A0, A1, A2, A3, A4>>.fromOpaque(arityBox)
-            .takeUnretainedValue().body(outcome, a0, a1, a2, a3, a4)
+            ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3, a4) }
         } else {
           entry.callPackResultHook(outcome, a0, a1, a2, a3, a4)
         }
@@ -1872,14 +1893,16 @@ extension DelegateProxy {
   internal final func runBefore6<A0, A1, A2, A3, A4, A5>(
     of hooks: Unmanaged<MethodHooks>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
   ) {
-    // The call holds a read of the snapshot, which keeps these hooks alive: no retains.
+    // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
+    // retains, of the entry or of the box.
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
       unowned(unsafe) let entry = entries[index].takeUnretainedValue()
       guard entry.claim() else { continue }
       if let arityBox = entry.arityBoxPointer {
-        Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox).takeUnretainedValue().body(
-          a0, a1, a2, a3, a4, a5)
+        Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+          $0.body(a0, a1, a2, a3, a4, a5)
+        }
       } else {
         entry.callPackArgumentsHook(a0, a1, a2, a3, a4, a5)
       }
@@ -1901,16 +1924,18 @@ extension DelegateProxy {
       switch entry.kind {
       case .arguments:
         if let arityBox {
-          Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox).takeUnretainedValue().body(
-            a0, a1, a2, a3, a4, a5)
+          Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+            $0.body(a0, a1, a2, a3, a4, a5)
+          }
         } else {
           entry.callPackArgumentsHook(a0, a1, a2, a3, a4, a5)
         }
       case .value:
         if case .success(let value) = outcome {
           if let arityBox {
-            Unmanaged<ResultHook6<Result, A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox).takeUnretainedValue().body(
-              value, a0, a1, a2, a3, a4, a5)
+            Unmanaged<ResultHook6<Result, A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+              $0.body(value, a0, a1, a2, a3, a4, a5)
+            }
           } else {
             entry.callPackResultHook(value, a0, a1, a2, a3, a4, a5)
           }
@@ -1918,7 +1943,7 @@ extension DelegateProxy {
       case .outcome:
         if let arityBox {
           Unmanaged<ResultHook6<Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)
-            .takeUnretainedValue().body(outcome, a0, a1, a2, a3, a4, a5)
+            ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3, a4, a5) }
         } else {
           entry.callPackResultHook(outcome, a0, a1, a2, a3, a4, a5)
         }
