@@ -12,7 +12,7 @@ extension DelegateProxy {
   /// - Parameters:
   ///   - method: The method's declaration in the proxy's table.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward(
     _ method: @autoclosure () -> AsyncDelegateMethod<Void>,
     to call: nonisolated(nonsending) @escaping (Delegate) async -> Void
@@ -44,7 +44,7 @@ extension DelegateProxy {
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<Result>, orElse fallback: @autoclosure () -> Result,
     to call: nonisolated(nonsending) @escaping (Delegate) async -> Result
@@ -76,7 +76,7 @@ extension DelegateProxy {
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<Result>, orElseForwardingTo defaults: Delegate,
     to call: nonisolated(nonsending) @escaping (Delegate) async -> Result
@@ -107,7 +107,7 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<Void, Failure>,
     to call: nonisolated(nonsending) @escaping (Delegate) async throws(Failure) -> Void
@@ -140,7 +140,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<Result, Failure>,
     orElse fallback: @autoclosure () -> Result,
@@ -174,7 +174,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<Result, Failure>, orElseForwardingTo defaults: Delegate,
     to call: nonisolated(nonsending) @escaping (Delegate) async throws(Failure) -> Result
@@ -202,7 +202,7 @@ extension DelegateProxy {
   /// A hooked or linked `async` call of a method of 0 arguments: before hooks, the forwardee,
   /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
   /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
-  @inlinable
+  @_alwaysEmitIntoClient
   nonisolated(nonsending) internal final func forwardAsync0<Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: Reifier<Result>?,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
@@ -241,7 +241,7 @@ extension DelegateProxy {
 
   /// Awaits the forwardee of a method of 0 arguments; a proxy forwardee goes through the
   /// parameter-pack path, which enters it through the task-local loop guard.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) internal final func callForwardeeAsync0<Result, Failure: Error>(
     _ method: ProxyMethod, orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
     to call: nonisolated(nonsending) @escaping (Delegate) async throws(Failure) -> Result
@@ -262,7 +262,7 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - a0: Argument 0 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, Void>, _ a0: A0,
     to call: nonisolated(nonsending) @escaping (Delegate, A0) async -> Void
@@ -295,7 +295,7 @@ extension DelegateProxy {
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, Result>, _ a0: A0, orElse fallback: @autoclosure () -> Result,
     to call: nonisolated(nonsending) @escaping (Delegate, A0) async -> Result
@@ -328,7 +328,7 @@ extension DelegateProxy {
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, Result>, _ a0: A0, orElseForwardingTo defaults: Delegate,
     to call: nonisolated(nonsending) @escaping (Delegate, A0) async -> Result
@@ -360,7 +360,7 @@ extension DelegateProxy {
   ///   - a0: Argument 0 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, Void, Failure>, _ a0: A0,
     to call: nonisolated(nonsending) @escaping (Delegate, A0) async throws(Failure) -> Void
@@ -394,7 +394,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, Result, Failure>, _ a0: A0,
     orElse fallback: @autoclosure () -> Result,
@@ -430,7 +430,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, Result, Failure>, _ a0: A0,
     orElseForwardingTo defaults: Delegate,
@@ -460,7 +460,7 @@ extension DelegateProxy {
   /// A hooked or linked `async` call of a method of 1 argument: before hooks, the forwardee,
   /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
   /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
-  @inlinable
+  @_alwaysEmitIntoClient
   nonisolated(nonsending) internal final func forwardAsync1<A0, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: Reifier<A0, Result>?, _ a0: A0,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
@@ -499,7 +499,7 @@ extension DelegateProxy {
 
   /// Awaits the forwardee of a method of 1 argument; a proxy forwardee goes through the
   /// parameter-pack path, which enters it through the task-local loop guard.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) internal final func callForwardeeAsync1<A0, Result, Failure: Error>(
     _ method: ProxyMethod, _ a0: A0, orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
     to call: nonisolated(nonsending) @escaping (Delegate, A0) async throws(Failure) -> Result
@@ -521,7 +521,7 @@ extension DelegateProxy {
   ///   - a0: Argument 0 of the call.
   ///   - a1: Argument 1 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, Void>, _ a0: A0, _ a1: A1,
     to call: nonisolated(nonsending) @escaping (Delegate, A0, A1) async -> Void
@@ -555,7 +555,7 @@ extension DelegateProxy {
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, Result>, _ a0: A0, _ a1: A1,
     orElse fallback: @autoclosure () -> Result,
@@ -590,7 +590,7 @@ extension DelegateProxy {
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, Result>, _ a0: A0, _ a1: A1,
     orElseForwardingTo defaults: Delegate,
@@ -624,7 +624,7 @@ extension DelegateProxy {
   ///   - a1: Argument 1 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, Void, Failure>, _ a0: A0, _ a1: A1,
     to call: nonisolated(nonsending) @escaping (Delegate, A0, A1) async throws(Failure) -> Void
@@ -659,7 +659,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, Result, Failure>, _ a0: A0, _ a1: A1,
     orElse fallback: @autoclosure () -> Result,
@@ -696,7 +696,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, Result, Failure>, _ a0: A0, _ a1: A1,
     orElseForwardingTo defaults: Delegate,
@@ -726,7 +726,7 @@ extension DelegateProxy {
   /// A hooked or linked `async` call of a method of 2 arguments: before hooks, the forwardee,
   /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
   /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
-  @inlinable
+  @_alwaysEmitIntoClient
   nonisolated(nonsending) internal final func forwardAsync2<A0, A1, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: Reifier<A0, A1, Result>?, _ a0: A0, _ a1: A1,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
@@ -765,7 +765,7 @@ extension DelegateProxy {
 
   /// Awaits the forwardee of a method of 2 arguments; a proxy forwardee goes through the
   /// parameter-pack path, which enters it through the task-local loop guard.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) internal final func callForwardeeAsync2<A0, A1, Result, Failure: Error>(
     _ method: ProxyMethod, _ a0: A0, _ a1: A1,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
@@ -789,7 +789,7 @@ extension DelegateProxy {
   ///   - a1: Argument 1 of the call.
   ///   - a2: Argument 2 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, Void>, _ a0: A0, _ a1: A1, _ a2: A2,
     to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2) async -> Void
@@ -824,7 +824,7 @@ extension DelegateProxy {
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, Result>, _ a0: A0, _ a1: A1, _ a2: A2,
     orElse fallback: @autoclosure () -> Result,
@@ -860,7 +860,7 @@ extension DelegateProxy {
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, Result>, _ a0: A0, _ a1: A1, _ a2: A2,
     orElseForwardingTo defaults: Delegate,
@@ -896,7 +896,7 @@ extension DelegateProxy {
   ///   - a2: Argument 2 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, Void, Failure>, _ a0: A0, _ a1: A1, _ a2: A2,
     to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2) async throws(Failure) -> Void
@@ -933,7 +933,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2,
     orElse fallback: @autoclosure () -> Result,
@@ -971,7 +971,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2,
     orElseForwardingTo defaults: Delegate,
@@ -1001,7 +1001,7 @@ extension DelegateProxy {
   /// A hooked or linked `async` call of a method of 3 arguments: before hooks, the forwardee,
   /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
   /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
-  @inlinable
+  @_alwaysEmitIntoClient
   nonisolated(nonsending) internal final func forwardAsync3<A0, A1, A2, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: Reifier<A0, A1, A2, Result>?, _ a0: A0, _ a1: A1, _ a2: A2,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
@@ -1040,7 +1040,7 @@ extension DelegateProxy {
 
   /// Awaits the forwardee of a method of 3 arguments; a proxy forwardee goes through the
   /// parameter-pack path, which enters it through the task-local loop guard.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) internal final func callForwardeeAsync3<A0, A1, A2, Result, Failure: Error>(
     _ method: ProxyMethod, _ a0: A0, _ a1: A1, _ a2: A2,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
@@ -1065,7 +1065,7 @@ extension DelegateProxy {
   ///   - a2: Argument 2 of the call.
   ///   - a3: Argument 3 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, Void>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3) async -> Void
@@ -1101,7 +1101,7 @@ extension DelegateProxy {
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, Result>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     orElse fallback: @autoclosure () -> Result,
@@ -1138,7 +1138,7 @@ extension DelegateProxy {
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, Result>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     orElseForwardingTo defaults: Delegate,
@@ -1175,7 +1175,7 @@ extension DelegateProxy {
   ///   - a3: Argument 3 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, Void, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3,
@@ -1214,7 +1214,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, orElse fallback: @autoclosure () -> Result,
@@ -1253,7 +1253,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, orElseForwardingTo defaults: Delegate,
@@ -1283,7 +1283,7 @@ extension DelegateProxy {
   /// A hooked or linked `async` call of a method of 4 arguments: before hooks, the forwardee,
   /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
   /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
-  @inlinable
+  @_alwaysEmitIntoClient
   nonisolated(nonsending) internal final func forwardAsync4<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: Reifier<A0, A1, A2, A3, Result>?, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
@@ -1322,7 +1322,7 @@ extension DelegateProxy {
 
   /// Awaits the forwardee of a method of 4 arguments; a proxy forwardee goes through the
   /// parameter-pack path, which enters it through the task-local loop guard.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) internal final func callForwardeeAsync4<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: ProxyMethod, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
@@ -1348,7 +1348,7 @@ extension DelegateProxy {
   ///   - a3: Argument 3 of the call.
   ///   - a4: Argument 4 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, A4, Void>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     _ a4: A4,
@@ -1386,7 +1386,7 @@ extension DelegateProxy {
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>, _ a0: A0, _ a1: A1, _ a2: A2,
     _ a3: A3, _ a4: A4, orElse fallback: @autoclosure () -> Result,
@@ -1424,7 +1424,7 @@ extension DelegateProxy {
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>, _ a0: A0, _ a1: A1, _ a2: A2,
     _ a3: A3, _ a4: A4, orElseForwardingTo defaults: Delegate,
@@ -1462,7 +1462,7 @@ extension DelegateProxy {
   ///   - a4: Argument 4 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Void, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, _ a4: A4,
@@ -1502,7 +1502,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, _ a4: A4, orElse fallback: @autoclosure () -> Result,
@@ -1542,7 +1542,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, _ a4: A4, orElseForwardingTo defaults: Delegate,
@@ -1572,7 +1572,7 @@ extension DelegateProxy {
   /// A hooked or linked `async` call of a method of 5 arguments: before hooks, the forwardee,
   /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
   /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
-  @inlinable
+  @_alwaysEmitIntoClient
   nonisolated(nonsending) internal final func forwardAsync5<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: Reifier<A0, A1, A2, A3, A4, Result>?, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     _ a4: A4,
@@ -1612,7 +1612,7 @@ extension DelegateProxy {
 
   /// Awaits the forwardee of a method of 5 arguments; a proxy forwardee goes through the
   /// parameter-pack path, which enters it through the task-local loop guard.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) internal final func callForwardeeAsync5<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: ProxyMethod, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
@@ -1639,7 +1639,7 @@ extension DelegateProxy {
   ///   - a4: Argument 4 of the call.
   ///   - a5: Argument 5 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, A5>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Void>, _ a0: A0, _ a1: A1, _ a2: A2,
     _ a3: A3, _ a4: A4, _ a5: A5,
@@ -1678,7 +1678,7 @@ extension DelegateProxy {
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, A5, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>, _ a0: A0, _ a1: A1, _ a2: A2,
     _ a3: A3, _ a4: A4, _ a5: A5, orElse fallback: @autoclosure () -> Result,
@@ -1717,7 +1717,7 @@ extension DelegateProxy {
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, A5, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>, _ a0: A0, _ a1: A1, _ a2: A2,
     _ a3: A3, _ a4: A4, _ a5: A5, orElseForwardingTo defaults: Delegate,
@@ -1757,7 +1757,7 @@ extension DelegateProxy {
   ///   - a5: Argument 5 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, A5, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Void, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5,
@@ -1798,7 +1798,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>, _ a0: A0,
     _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5, orElse fallback: @autoclosure () -> Result,
@@ -1839,7 +1839,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>, _ a0: A0,
     _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5, orElseForwardingTo defaults: Delegate,
@@ -1869,7 +1869,7 @@ extension DelegateProxy {
   /// A hooked or linked `async` call of a method of 6 arguments: before hooks, the forwardee,
   /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
   /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
-  @inlinable
+  @_alwaysEmitIntoClient
   nonisolated(nonsending) internal final func forwardAsync6<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: Reifier<A0, A1, A2, A3, A4, A5, Result>?, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     _ a4: A4, _ a5: A5,
@@ -1909,7 +1909,7 @@ extension DelegateProxy {
 
   /// Awaits the forwardee of a method of 6 arguments; a proxy forwardee goes through the
   /// parameter-pack path, which enters it through the task-local loop guard.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) internal final func callForwardeeAsync6<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: ProxyMethod, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,

@@ -12,7 +12,7 @@ extension DelegateProxy {
   /// - Parameters:
   ///   - method: The method's declaration in the proxy's table.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward(
     _ method: @autoclosure () -> DelegateMethod<Void>, to call: (Delegate) -> Void
   ) {
@@ -46,7 +46,7 @@ extension DelegateProxy {
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<Result>(
     _ method: @autoclosure () -> DelegateMethod<Result>, orElse fallback: @autoclosure () -> Result,
     to call: (Delegate) -> Result
@@ -80,7 +80,7 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<Void, Failure>, to call: (Delegate) throws(Failure) -> Void
   ) throws(Failure) {
@@ -115,7 +115,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<Result, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<Result, Failure>,
     orElse fallback: @autoclosure () throws(Failure) -> Result, to call: (Delegate) throws(Failure) -> Result
@@ -145,7 +145,7 @@ extension DelegateProxy {
   /// A hooked call of a method of 0 arguments: before hooks, the forwardee, after hooks, each
   /// called at the method's arity. A call with instead or string-keyed hooks takes the
   /// parameter-pack path (``runHooked(_:_:_:_:_:orElse:to:)``).
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked0<Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<Result>?,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate) throws(Failure) -> Result
@@ -184,7 +184,7 @@ extension DelegateProxy {
   }
 
   /// Calls the forwardee of a method of 0 arguments: ``callForwardee(_:_:_:orElse:to:)`` at that arity.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func callForwardee0<Result, Failure: Error>(
     _ path: ForwardingPath?, _ selector: @autoclosure () -> String,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate) throws(Failure) -> Result
@@ -207,7 +207,7 @@ extension DelegateProxy {
   }
 
   /// Runs the before hooks of `hooks` (typed hooks only) with 0 arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func runBefore0(of hooks: Unmanaged<MethodHooks>) {
     // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
     // retains, of the entry or of the box.
@@ -225,7 +225,7 @@ extension DelegateProxy {
   }
 
   /// Runs the after hooks of `hooks` (typed hooks only) with the outcome and 0 arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func runAfter0<Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>
   ) {
@@ -273,7 +273,7 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - a0: Argument 0 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0>(
     _ method: @autoclosure () -> DelegateMethod<A0, Void>, _ a0: A0, to call: (Delegate, A0) -> Void
   ) {
@@ -308,7 +308,7 @@ extension DelegateProxy {
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, Result>(
     _ method: @autoclosure () -> DelegateMethod<A0, Result>, _ a0: A0, orElse fallback: @autoclosure () -> Result,
     to call: (Delegate, A0) -> Result
@@ -343,7 +343,7 @@ extension DelegateProxy {
   ///   - a0: Argument 0 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, Void, Failure>, _ a0: A0,
     to call: (Delegate, A0) throws(Failure) -> Void
@@ -380,7 +380,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, Result, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, Result, Failure>, _ a0: A0,
     orElse fallback: @autoclosure () throws(Failure) -> Result, to call: (Delegate, A0) throws(Failure) -> Result
@@ -410,7 +410,7 @@ extension DelegateProxy {
   /// A hooked call of a method of 1 argument: before hooks, the forwardee, after hooks, each
   /// called at the method's arity. A call with instead or string-keyed hooks takes the
   /// parameter-pack path (``runHooked(_:_:_:_:_:orElse:to:)``).
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked1<A0, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, Result>?, _ a0: A0,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0) throws(Failure) -> Result
@@ -449,7 +449,7 @@ extension DelegateProxy {
   }
 
   /// Calls the forwardee of a method of 1 argument: ``callForwardee(_:_:_:orElse:to:)`` at that arity.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func callForwardee1<A0, Result, Failure: Error>(
     _ path: ForwardingPath?, _ selector: @autoclosure () -> String, _ a0: A0,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0) throws(Failure) -> Result
@@ -472,7 +472,7 @@ extension DelegateProxy {
   }
 
   /// Runs the before hooks of `hooks` (typed hooks only) with 1 argument.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func runBefore1<A0>(of hooks: Unmanaged<MethodHooks>, _ a0: A0) {
     // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
     // retains, of the entry or of the box.
@@ -490,7 +490,7 @@ extension DelegateProxy {
   }
 
   /// Runs the after hooks of `hooks` (typed hooks only) with the outcome and 1 argument.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func runAfter1<A0, Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0
   ) {
@@ -539,7 +539,7 @@ extension DelegateProxy {
   ///   - a0: Argument 0 of the call.
   ///   - a1: Argument 1 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, Void>, _ a0: A0, _ a1: A1, to call: (Delegate, A0, A1) -> Void
   ) {
@@ -575,7 +575,7 @@ extension DelegateProxy {
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, Result>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, Result>, _ a0: A0, _ a1: A1,
     orElse fallback: @autoclosure () -> Result, to call: (Delegate, A0, A1) -> Result
@@ -611,7 +611,7 @@ extension DelegateProxy {
   ///   - a1: Argument 1 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, Void, Failure>, _ a0: A0, _ a1: A1,
     to call: (Delegate, A0, A1) throws(Failure) -> Void
@@ -649,7 +649,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, Result, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, Result, Failure>, _ a0: A0, _ a1: A1,
     orElse fallback: @autoclosure () throws(Failure) -> Result, to call: (Delegate, A0, A1) throws(Failure) -> Result
@@ -679,7 +679,7 @@ extension DelegateProxy {
   /// A hooked call of a method of 2 arguments: before hooks, the forwardee, after hooks, each
   /// called at the method's arity. A call with instead or string-keyed hooks takes the
   /// parameter-pack path (``runHooked(_:_:_:_:_:orElse:to:)``).
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked2<A0, A1, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, Result>?, _ a0: A0, _ a1: A1,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1) throws(Failure) -> Result
@@ -718,7 +718,7 @@ extension DelegateProxy {
   }
 
   /// Calls the forwardee of a method of 2 arguments: ``callForwardee(_:_:_:orElse:to:)`` at that arity.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func callForwardee2<A0, A1, Result, Failure: Error>(
     _ path: ForwardingPath?, _ selector: @autoclosure () -> String, _ a0: A0, _ a1: A1,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1) throws(Failure) -> Result
@@ -741,7 +741,7 @@ extension DelegateProxy {
   }
 
   /// Runs the before hooks of `hooks` (typed hooks only) with 2 arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func runBefore2<A0, A1>(of hooks: Unmanaged<MethodHooks>, _ a0: A0, _ a1: A1) {
     // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
     // retains, of the entry or of the box.
@@ -759,7 +759,7 @@ extension DelegateProxy {
   }
 
   /// Runs the after hooks of `hooks` (typed hooks only) with the outcome and 2 arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func runAfter2<A0, A1, Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1
   ) {
@@ -811,7 +811,7 @@ extension DelegateProxy {
   ///   - a1: Argument 1 of the call.
   ///   - a2: Argument 2 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, A2, Void>, _ a0: A0, _ a1: A1, _ a2: A2,
     to call: (Delegate, A0, A1, A2) -> Void
@@ -849,7 +849,7 @@ extension DelegateProxy {
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, Result>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, A2, Result>, _ a0: A0, _ a1: A1, _ a2: A2,
     orElse fallback: @autoclosure () -> Result, to call: (Delegate, A0, A1, A2) -> Result
@@ -886,7 +886,7 @@ extension DelegateProxy {
   ///   - a2: Argument 2 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, A2, Void, Failure>, _ a0: A0, _ a1: A1, _ a2: A2,
     to call: (Delegate, A0, A1, A2) throws(Failure) -> Void
@@ -925,7 +925,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, Result, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, A2, Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2,
     orElse fallback: @autoclosure () throws(Failure) -> Result,
@@ -956,7 +956,7 @@ extension DelegateProxy {
   /// A hooked call of a method of 3 arguments: before hooks, the forwardee, after hooks, each
   /// called at the method's arity. A call with instead or string-keyed hooks takes the
   /// parameter-pack path (``runHooked(_:_:_:_:_:orElse:to:)``).
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked3<A0, A1, A2, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, A2, Result>?, _ a0: A0, _ a1: A1, _ a2: A2,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2) throws(Failure) -> Result
@@ -995,7 +995,7 @@ extension DelegateProxy {
   }
 
   /// Calls the forwardee of a method of 3 arguments: ``callForwardee(_:_:_:orElse:to:)`` at that arity.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func callForwardee3<A0, A1, A2, Result, Failure: Error>(
     _ path: ForwardingPath?, _ selector: @autoclosure () -> String, _ a0: A0, _ a1: A1, _ a2: A2,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2) throws(Failure) -> Result
@@ -1018,7 +1018,7 @@ extension DelegateProxy {
   }
 
   /// Runs the before hooks of `hooks` (typed hooks only) with 3 arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func runBefore3<A0, A1, A2>(of hooks: Unmanaged<MethodHooks>, _ a0: A0, _ a1: A1, _ a2: A2) {
     // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
     // retains, of the entry or of the box.
@@ -1036,7 +1036,7 @@ extension DelegateProxy {
   }
 
   /// Runs the after hooks of `hooks` (typed hooks only) with the outcome and 3 arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func runAfter3<A0, A1, A2, Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2
   ) {
@@ -1088,7 +1088,7 @@ extension DelegateProxy {
   ///   - a2: Argument 2 of the call.
   ///   - a3: Argument 3 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, A2, A3, Void>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     to call: (Delegate, A0, A1, A2, A3) -> Void
@@ -1127,7 +1127,7 @@ extension DelegateProxy {
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, Result>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, A2, A3, Result>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     orElse fallback: @autoclosure () -> Result, to call: (Delegate, A0, A1, A2, A3) -> Result
@@ -1165,7 +1165,7 @@ extension DelegateProxy {
   ///   - a3: Argument 3 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, A2, A3, Void, Failure>, _ a0: A0, _ a1: A1, _ a2: A2,
     _ a3: A3, to call: (Delegate, A0, A1, A2, A3) throws(Failure) -> Void
@@ -1205,7 +1205,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2,
     _ a3: A3, orElse fallback: @autoclosure () throws(Failure) -> Result,
@@ -1236,7 +1236,7 @@ extension DelegateProxy {
   /// A hooked call of a method of 4 arguments: before hooks, the forwardee, after hooks, each
   /// called at the method's arity. A call with instead or string-keyed hooks takes the
   /// parameter-pack path (``runHooked(_:_:_:_:_:orElse:to:)``).
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked4<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, A2, A3, Result>?, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3) throws(Failure) -> Result
@@ -1275,7 +1275,7 @@ extension DelegateProxy {
   }
 
   /// Calls the forwardee of a method of 4 arguments: ``callForwardee(_:_:_:orElse:to:)`` at that arity.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func callForwardee4<A0, A1, A2, A3, Result, Failure: Error>(
     _ path: ForwardingPath?, _ selector: @autoclosure () -> String, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3) throws(Failure) -> Result
@@ -1298,7 +1298,7 @@ extension DelegateProxy {
   }
 
   /// Runs the before hooks of `hooks` (typed hooks only) with 4 arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func runBefore4<A0, A1, A2, A3>(
     of hooks: Unmanaged<MethodHooks>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
   ) {
@@ -1320,7 +1320,7 @@ extension DelegateProxy {
   }
 
   /// Runs the after hooks of `hooks` (typed hooks only) with the outcome and 4 arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func runAfter4<A0, A1, A2, A3, Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
   ) {
@@ -1375,7 +1375,7 @@ extension DelegateProxy {
   ///   - a3: Argument 3 of the call.
   ///   - a4: Argument 4 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, A4>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, A2, A3, A4, Void>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     _ a4: A4, to call: (Delegate, A0, A1, A2, A3, A4) -> Void
@@ -1415,7 +1415,7 @@ extension DelegateProxy {
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, A4, Result>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, A2, A3, A4, Result>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     _ a4: A4, orElse fallback: @autoclosure () -> Result, to call: (Delegate, A0, A1, A2, A3, A4) -> Result
@@ -1454,7 +1454,7 @@ extension DelegateProxy {
   ///   - a4: Argument 4 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, A4, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, A2, A3, A4, Void, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, _ a4: A4, to call: (Delegate, A0, A1, A2, A3, A4) throws(Failure) -> Void
@@ -1496,7 +1496,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, _ a4: A4, orElse fallback: @autoclosure () throws(Failure) -> Result,
@@ -1527,7 +1527,7 @@ extension DelegateProxy {
   /// A hooked call of a method of 5 arguments: before hooks, the forwardee, after hooks, each
   /// called at the method's arity. A call with instead or string-keyed hooks takes the
   /// parameter-pack path (``runHooked(_:_:_:_:_:orElse:to:)``).
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked5<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, A2, A3, A4, Result>?, _ a0: A0, _ a1: A1, _ a2: A2,
     _ a3: A3, _ a4: A4,
@@ -1567,7 +1567,7 @@ extension DelegateProxy {
   }
 
   /// Calls the forwardee of a method of 5 arguments: ``callForwardee(_:_:_:orElse:to:)`` at that arity.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func callForwardee5<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ path: ForwardingPath?, _ selector: @autoclosure () -> String, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3, A4) throws(Failure) -> Result
@@ -1590,7 +1590,7 @@ extension DelegateProxy {
   }
 
   /// Runs the before hooks of `hooks` (typed hooks only) with 5 arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func runBefore5<A0, A1, A2, A3, A4>(
     of hooks: Unmanaged<MethodHooks>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
   ) {
@@ -1612,7 +1612,7 @@ extension DelegateProxy {
   }
 
   /// Runs the after hooks of `hooks` (typed hooks only) with the outcome and 5 arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func runAfter5<A0, A1, A2, A3, A4, Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     _ a4: A4
@@ -1669,7 +1669,7 @@ extension DelegateProxy {
   ///   - a4: Argument 4 of the call.
   ///   - a5: Argument 5 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, A4, A5>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, A2, A3, A4, A5, Void>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     _ a4: A4, _ a5: A5, to call: (Delegate, A0, A1, A2, A3, A4, A5) -> Void
@@ -1710,7 +1710,7 @@ extension DelegateProxy {
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, A4, A5, Result>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, A2, A3, A4, A5, Result>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     _ a4: A4, _ a5: A5, orElse fallback: @autoclosure () -> Result,
@@ -1751,7 +1751,7 @@ extension DelegateProxy {
   ///   - a5: Argument 5 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, A4, A5, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Void, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5, to call: (Delegate, A0, A1, A2, A3, A4, A5) throws(Failure) -> Void
@@ -1794,7 +1794,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5, orElse fallback: @autoclosure () throws(Failure) -> Result,
@@ -1825,7 +1825,7 @@ extension DelegateProxy {
   /// A hooked call of a method of 6 arguments: before hooks, the forwardee, after hooks, each
   /// called at the method's arity. A call with instead or string-keyed hooks takes the
   /// parameter-pack path (``runHooked(_:_:_:_:_:orElse:to:)``).
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked6<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, A2, A3, A4, A5, Result>?, _ a0: A0, _ a1: A1, _ a2: A2,
     _ a3: A3, _ a4: A4, _ a5: A5,
@@ -1865,7 +1865,7 @@ extension DelegateProxy {
   }
 
   /// Calls the forwardee of a method of 6 arguments: ``callForwardee(_:_:_:orElse:to:)`` at that arity.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func callForwardee6<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ path: ForwardingPath?, _ selector: @autoclosure () -> String, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4,
     _ a5: A5,
@@ -1889,7 +1889,7 @@ extension DelegateProxy {
   }
 
   /// Runs the before hooks of `hooks` (typed hooks only) with 6 arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func runBefore6<A0, A1, A2, A3, A4, A5>(
     of hooks: Unmanaged<MethodHooks>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
   ) {
@@ -1911,7 +1911,7 @@ extension DelegateProxy {
   }
 
   /// Runs the after hooks of `hooks` (typed hooks only) with the outcome and 6 arguments.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func runAfter6<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     _ a4: A4, _ a5: A5
