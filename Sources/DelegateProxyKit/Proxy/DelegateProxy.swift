@@ -39,7 +39,10 @@ import Synchronization
 /// - Complexity: With no hooks installed and a forwardee that is not itself a proxy, a forwarded
 ///   call performs three relaxed atomic loads, one weak load and the call: no allocation, no
 ///   lock, no dynamic cast. With typed hooks installed it adds a lock-free read of the published
-///   hooks and the hooks' own calls; on the synchronous path that allocates nothing either.
+///   hooks and the hooks' own calls; on the synchronous path that allocates nothing either. For a
+///   method of up to six arguments the forwardee's closure and each typed before or after hook are
+///   called at the method's arity; with seven or more, each such call also builds a parameter
+///   pack (a copy of the arguments, a retain per class argument).
 open class DelegateProxy<Delegate>: DelegateProxyBase {
   /// The delegate protocol, for ``TypedDelegateProxy``.
   public typealias ProxiedDelegate = Delegate
