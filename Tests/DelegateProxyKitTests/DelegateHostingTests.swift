@@ -30,11 +30,6 @@ private final class SheetDelegateProxy: DelegateProxy<any SheetDelegate>, TypedD
     let didPay = DelegateMethod<PaymentSheet, Int, Void>("sheet(_:didPay:)")
   }
   static let methods = Methods()
-  private weak var target: (any SheetDelegate)?
-  override var weakForwardee: (any SheetDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension SheetDelegateProxy: SheetDelegate {
@@ -50,11 +45,6 @@ extension SheetDelegateProxy: SheetDelegate {
 private final class AuditSheetProxy: DelegateProxy<any SheetDelegate>, TypedDelegateProxy {
   typealias Methods = SheetDelegateProxy.Methods
   static let methods = SheetDelegateProxy.Methods()
-  private weak var target: (any SheetDelegate)?
-  override var weakForwardee: (any SheetDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension AuditSheetProxy: SheetDelegate {

@@ -203,12 +203,6 @@ final class NestedProbeProxy: DelegateProxy<any ProbeDelegate>, TypedDelegatePro
     let rows = Rows()
   }
   static let methods = Methods()
-
-  private weak var target: (any ProbeDelegate)?
-  override var weakForwardee: (any ProbeDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension NestedProbeProxy: ProbeDelegate {

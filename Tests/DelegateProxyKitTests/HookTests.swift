@@ -289,12 +289,6 @@ final class TypeWideProbeProxy: DelegateProxy<any ProbeDelegate>, TypedDelegateP
     let shouldSelect = DelegateMethod<Int, Bool>("shouldSelect(_:)")
   }
   static let methods = Methods()
-
-  private weak var target: (any ProbeDelegate)?
-  override var weakForwardee: (any ProbeDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension TypeWideProbeProxy: ProbeDelegate {

@@ -13,12 +13,6 @@ final class HostileProbeProxy: DelegateProxy<any ProbeDelegate>, TypedDelegatePr
     let shouldSelect = DelegateMethod<Int, Bool>("shouldSelect(_:)")
   }
   static let methods = Methods()
-
-  private weak var target: (any ProbeDelegate)?
-  override var weakForwardee: (any ProbeDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension HostileProbeProxy: ProbeDelegate {

@@ -83,12 +83,6 @@ final class LeakProbeProxy: DelegateProxy<any ProbeDelegate>, TypedDelegateProxy
     let shouldSelect = DelegateMethod<Int, Bool>("shouldSelect(_:)")
   }
   static let methods = Methods()
-
-  private weak var target: (any ProbeDelegate)?
-  override var weakForwardee: (any ProbeDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension LeakProbeProxy: ProbeDelegate {

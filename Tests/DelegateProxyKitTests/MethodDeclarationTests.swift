@@ -46,12 +46,6 @@ final class TinyListProxy: DelegateProxy<any TinyListDelegate>, TypedDelegatePro
     let asyncMisdeclared = AsyncDelegateMethod<Int, Int, Void>("load(_:)")
   }
   static let methods = Methods()
-
-  private weak var target: (any TinyListDelegate)?
-  override var weakForwardee: (any TinyListDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension TinyListProxy: TinyListDelegate {

@@ -42,12 +42,6 @@ final class StressProbeProxy: DelegateProxy<any ProbeDelegate>, TypedDelegatePro
     let height = DelegateMethod<Int, Double?>("height(forRow:)")
   }
   static let methods = Methods()
-
-  private weak var target: (any ProbeDelegate)?
-  override var weakForwardee: (any ProbeDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension StressProbeProxy: ProbeDelegate {

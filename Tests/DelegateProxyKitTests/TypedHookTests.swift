@@ -20,12 +20,6 @@ final class TypeWideLedgerProxy: DelegateProxy<any LedgerDelegate>, TypedDelegat
     let settle = AsyncDelegateMethod<Int, Bool>("settle(_:)")
   }
   static let methods = Methods()
-
-  private weak var target: (any LedgerDelegate)?
-  override var weakForwardee: (any LedgerDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension TypeWideLedgerProxy: LedgerDelegate {
@@ -151,12 +145,6 @@ final class OnceProbeProxy: DelegateProxy<any ProbeDelegate>, TypedDelegateProxy
     let one = DelegateMethod<Int, Void>("one(_:)")
   }
   static let methods = Methods()
-
-  private weak var target: (any ProbeDelegate)?
-  override var weakForwardee: (any ProbeDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension OnceProbeProxy: ProbeDelegate {

@@ -18,13 +18,6 @@ final class HandFeedDelegateProxy<Forwardee: FeedDelegate>: DelegateProxy<Forwar
 
   /// This proxy's copy of the shared table: the forwarding path reads it without a lock.
   private let table = HandFeedDelegateProxy<Forwardee>.methods
-
-  @exclusivity(unchecked) private weak var target: Forwardee?
-
-  override var weakForwardee: Forwardee? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension HandFeedDelegateProxy: FeedDelegate {

@@ -40,14 +40,6 @@ final class UploaderDelegateProxy: DelegateProxy<any UploaderDelegate>, TypedDel
   /// The methods of ``UploaderDelegate``, declared once.
   static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any UploaderDelegate)?
-
-  /// The weak storage of the forwardee.
-  override var weakForwardee: (any UploaderDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: UploaderDelegate {

@@ -48,14 +48,6 @@ final class URLSessionDownloadDelegateProxy: SendableDelegateProxy<any URLSessio
   /// The methods of `URLSessionDownloadDelegate`, declared once.
   static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any URLSessionDownloadDelegate)?
-
-  /// The weak storage of the forwardee.
-  override var weakForwardee: (any URLSessionDownloadDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: NSObject, URLSessionDownloadDelegate, Sendable {

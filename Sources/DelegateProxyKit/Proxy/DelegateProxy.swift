@@ -3,9 +3,8 @@ import Synchronization
 /// A proxy that conforms to a delegate protocol and forwards every call to the real delegate.
 ///
 /// Subclass it once per protocol: declare the protocol's methods once as a
-/// ``DelegateMethodTable`` (adopting ``TypedDelegateProxy``), declare weak storage for the
-/// forwardee, and write each method as one call to `forward`, which passes the call on unchanged
-/// — its result, or its error — and runs any hooks:
+/// ``DelegateMethodTable`` (adopting ``TypedDelegateProxy``) and write each method as one call to
+/// `forward`, which passes the call on unchanged — its result, or its error — and runs any hooks:
 ///
 /// ```swift
 /// final class DownloadDelegateProxy: DelegateProxy<any DownloadDelegate>, TypedDelegateProxy {
@@ -14,9 +13,6 @@ import Synchronization
 ///     let shouldRetry = DelegateMethod<URL, Int, Bool>("shouldRetry(_:attempt:)")
 ///   }
 ///   static let methods = Methods()
-///
-///   private weak var target: (any DownloadDelegate)?
-///   override var weakForwardee: (any DownloadDelegate)? { get { target } set { target = newValue } }
 /// }
 ///
 /// extension DownloadDelegateProxy: DownloadDelegate {
@@ -32,9 +28,9 @@ import Synchronization
 /// seen with no delegate at all: nothing for `Void`, else the `orElse` value (`nil` for an
 /// `Optional` result that lets the host use its default).
 ///
-/// Swift cannot store a `weak` reference of a generic protocol type, which is why a subclass
-/// declares the one `weak var` of its concrete protocol type and exposes it through
-/// ``weakForwardee``.
+/// The base holds the forwardee itself, weakly or strongly: a subclass declares no storage. A
+/// forwardee that is not a class instance (a struct behind a protocol that is not class-bound)
+/// has no weak reference to it, so it stays only while the proxy retains it.
 ///
 /// - Complexity: With no hooks installed and a forwardee that is not itself a proxy, a forwarded
 ///   call performs three relaxed atomic loads, one weak load and the call: no allocation, no
@@ -47,12 +43,26 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
   /// The delegate protocol, for ``TypedDelegateProxy``.
   public typealias ProxiedDelegate = Delegate
 
-  private var retainedForwardee: Delegate?
+  /// The forwardee as an object, held strongly when the proxy retains its forwardee. It keeps the
+  /// object behind ``weakForwardeeObject`` alive (for a value, the box that reference points at).
+  private var retainedForwardeeObject: AnyObject?
   private let retainsForwardee: Bool
   /// The forwardee when it is itself a proxy, held strongly (see ``forwardee``). A strong
   /// reference keeps the linked proxy free of a weak-reference side table, which makes every
   /// retain and release of it on the forwarding path the cheap inline kind.
   @exclusivity(unchecked) @usableFromInline internal final var proxyForwardee: Delegate?
+  /// The forwardee when it is a delegate, as a weak reference to its object: it says whether
+  /// ``weakForwardeeBits`` may be read.
+  @exclusivity(unchecked) @usableFromInline internal final weak var weakForwardeeObject: AnyObject?
+  /// A bitwise copy of the forwardee's value (for a protocol type, its object and witness tables)
+  /// that owns no reference, valid while ``weakForwardeeObject`` is alive.
+  ///
+  /// Swift cannot declare a `weak` variable of a generic type, and rebuilding a `Delegate` from the
+  /// weak object would take a dynamic cast on every forwarded call; a copy that owns nothing,
+  /// read only while the weak reference yields the object, gives the same weak semantics at the
+  /// cost of one load. Written only where the forwardee is written (from the proxy's isolation, or
+  /// under the lock of a ``SendableDelegateProxy``).
+  @usableFromInline internal final let weakForwardeeBits: UnsafeMutableRawPointer
 
   /// Creates a proxy.
   ///
@@ -61,16 +71,41 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
   ///   - retainsForwardee: Whether the proxy keeps the forwardee alive. By default it does not.
   public init(forwardee: Delegate? = nil, retainsForwardee: Bool = false) {
     self.retainsForwardee = retainsForwardee
+    weakForwardeeBits = .allocate(
+      byteCount: Swift.max(MemoryLayout<Delegate>.size, 1), alignment: MemoryLayout<Delegate>.alignment)
     super.init()
     if let forwardee { self.forwardee = forwardee }
   }
 
-  /// The weak storage of the forwardee, which a subclass provides (see the type's discussion).
+  deinit {
+    // The bits own no reference: there is nothing to deinitialise.
+    weakForwardeeBits.deallocate()
+  }
+
+  /// The forwardee when it is a delegate held weakly: `nil` once the delegate is gone.
   ///
   /// Read and write ``forwardee`` instead; it keeps the proxy's bookkeeping in step.
-  open var weakForwardee: Delegate? {
-    get { preconditionFailure("\(Self.self) must override weakForwardee with weak storage") }
-    set { preconditionFailure("\(Self.self) must override weakForwardee with weak storage") }
+  @inlinable @inline(__always)
+  internal final var weakForwardee: Delegate? {
+    // The strong reference the weak load returns keeps the object alive while its bits are copied
+    // (and retained) into a value of their own.
+    guard let object = weakForwardeeObject else { return nil }
+    return withExtendedLifetime(object) { weakForwardeeBits.load(as: Delegate.self) }
+  }
+
+  /// Holds `newValue` weakly (or lets go of the weak forwardee for `nil`) and returns the object
+  /// the weak reference points at, for the caller to retain when the proxy retains its forwardee.
+  private final func storeWeakForwardee(_ newValue: Delegate?) -> AnyObject? {
+    guard let newValue else {
+      weakForwardeeObject = nil
+      return nil
+    }
+    let object = newValue as AnyObject
+    withUnsafeBytes(of: newValue) { bits in
+      if let base = bits.baseAddress { weakForwardeeBits.copyMemory(from: base, byteCount: bits.count) }
+    }
+    weakForwardeeObject = object
+    return object
   }
 
   /// The real delegate that calls are forwarded to.
@@ -99,17 +134,17 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
   /// Stores a new forwardee in the proxy's storage and returns its proxy link (0 for a delegate)
   /// with the strong references it replaced, for the caller to release: a ``SendableDelegateProxy``
   /// calls it under its lock and releases them after, so no deinitializer runs under the lock.
-  internal final func storeForwardee(_ newValue: Delegate?) -> (link: UInt, replaced: (Delegate?, Delegate?)) {
-    let replaced = (proxyForwardee, retainedForwardee)
+  internal final func storeForwardee(_ newValue: Delegate?) -> (link: UInt, replaced: (Delegate?, AnyObject?)) {
+    let replaced = (proxyForwardee, retainedForwardeeObject)
     if let newValue, let proxy = (newValue as AnyObject) as? DelegateProxyBase {
       proxyForwardee = newValue
-      weakForwardee = nil
-      retainedForwardee = nil
+      _ = storeWeakForwardee(nil)
+      retainedForwardeeObject = nil
       return (UInt(bitPattern: ObjectIdentifier(proxy)), replaced)
     }
     proxyForwardee = nil
-    weakForwardee = newValue
-    retainedForwardee = retainsForwardee ? newValue : nil
+    let object = storeWeakForwardee(newValue)
+    retainedForwardeeObject = retainsForwardee ? object : nil
     return (0, replaced)
   }
 

@@ -4,8 +4,7 @@ import Synchronization
 /// to use from any thread.
 ///
 /// Subclass it in place of ``DelegateProxy`` and adopt ``SendableTypedDelegateProxy`` in place of
-/// ``TypedDelegateProxy``; everything else is written as for any proxy, the forwardee storage
-/// included:
+/// ``TypedDelegateProxy``; everything else is written as for any proxy:
 ///
 /// ```swift
 /// protocol TickerDelegate: AnyObject, Sendable { func tick(_ count: Int) }
@@ -15,9 +14,6 @@ import Synchronization
 /// {
 ///   struct Methods: DelegateMethodTable { let tick = DelegateMethod<Int, Void>("tick(_:)") }
 ///   static let methods = Methods()
-///   // Read and written only by the base, under its lock.
-///   @exclusivity(unchecked) private weak var target: (any TickerDelegate)?
-///   override var weakForwardee: (any TickerDelegate)? { get { target } set { target = newValue } }
 /// }
 ///
 /// extension TickerDelegateProxy: TickerDelegate {
@@ -26,9 +22,8 @@ import Synchronization
 /// ```
 ///
 /// The subclass restates `@unchecked Sendable` because Swift asks every subclass to; it is safe
-/// because this class calls the ``DelegateProxy/weakForwardee`` accessors only while it holds
-/// its lock, and nothing else may touch the weak variable behind them. (Swift cannot declare a
-/// `weak` variable of a generic protocol type, so the storage stays in the subclass.) URLSession's
+/// because this class reads and writes the forwardee storage of ``DelegateProxy`` only while it
+/// holds its lock, and a subclass has no storage of its own to share. URLSession's
 /// delegates (`URLSessionDelegate: NSObjectProtocol, Sendable`) take this base as they are, since
 /// every proxy is an `NSObject`.
 ///
@@ -54,7 +49,7 @@ import Synchronization
 ///   `proxy-bench`); the hooks are read as on any proxy, without a lock. Calls forwarded at the
 ///   same moment from several threads contend for the lock for the length of that weak load only.
 open class SendableDelegateProxy<Delegate>: DelegateProxy<Delegate>, @unchecked Sendable {
-  /// Guards the forwardee storage (the subclass's weak variable and the base's strong ones) and
+  /// Guards the forwardee storage of ``DelegateProxy`` (its weak reference and strong ones) and
   /// holds the forwardee's proxy link, which for this kind of proxy is not in the atomic.
   ///
   /// A `Mutex` with the hand-over atomic of the package's `SanitizerVisibleMutex` spelled out
@@ -91,7 +86,7 @@ open class SendableDelegateProxy<Delegate>: DelegateProxy<Delegate>, @unchecked 
   internal final func setLockedForwardee(_ newValue: Delegate?) {
     // The replaced strong references leave the lock in `replaced` and are released after it:
     // a forwardee's deinitializer may use this proxy.
-    var replaced: (Delegate?, Delegate?) = (nil, nil)
+    var replaced: (Delegate?, AnyObject?) = (nil, nil)
     forwardeeLock.withLock { link in
       _ = forwardeeLockHandOver.load(ordering: .acquiring)
       defer { forwardeeLockHandOver.add(1, ordering: .releasing) }

@@ -9,7 +9,7 @@
 /// {
 ///   struct Methods: DelegateMethodTable { let tick = DelegateMethod<Int, Void>("tick(_:)") }
 ///   static let methods = Methods()
-///   // the weak storage and one `forward` per method, as for any proxy …
+///   // one `forward` per method, as for any proxy …
 /// }
 ///
 /// let proxy = TickerDelegateProxy(forwardee: ticker)

@@ -10,7 +10,7 @@
 ///     let didSelectRow = DelegateMethod<ListView, IndexPath, Void>("listView(_:didSelectRowAt:)")
 ///   }
 ///   static let methods = Methods()
-///   // the weak storage and one `forward` per method …
+///   // one `forward` per method, in a conformance …
 /// }
 /// ```
 ///

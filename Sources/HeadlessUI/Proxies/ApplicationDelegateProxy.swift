@@ -34,14 +34,6 @@ public final class ApplicationDelegateProxy: DelegateProxy<any ApplicationDelega
   /// The methods of ``ApplicationDelegate``, declared once.
   public static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any ApplicationDelegate)?
-
-  /// The weak storage of the forwardee.
-  public override var weakForwardee: (any ApplicationDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: ApplicationDelegate {}

@@ -48,14 +48,6 @@ public final class GridViewDelegateProxy: DelegateProxy<any GridViewDelegate>, T
   /// The methods of ``GridViewDelegate``, declared once.
   public static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any GridViewDelegate)?
-
-  /// The weak storage of the forwardee.
-  public override var weakForwardee: (any GridViewDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: GridViewDelegate {}

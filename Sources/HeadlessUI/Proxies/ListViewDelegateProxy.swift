@@ -48,14 +48,6 @@ public final class ListViewDelegateProxy: DelegateProxy<any ListViewDelegate>, T
   /// The methods of ``ListViewDelegate``, declared once.
   public static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any ListViewDelegate)?
-
-  /// The weak storage of the forwardee.
-  public override var weakForwardee: (any ListViewDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: ListViewDelegate {}

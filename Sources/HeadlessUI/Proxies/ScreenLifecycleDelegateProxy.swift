@@ -37,14 +37,6 @@ public final class ScreenLifecycleDelegateProxy: DelegateProxy<any ScreenLifecyc
   /// The methods of ``ScreenLifecycleDelegate``, declared once.
   public static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any ScreenLifecycleDelegate)?
-
-  /// The weak storage of the forwardee.
-  public override var weakForwardee: (any ScreenLifecycleDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: ScreenLifecycleDelegate {}

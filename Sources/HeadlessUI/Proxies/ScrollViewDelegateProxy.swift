@@ -36,14 +36,6 @@ public final class ScrollViewDelegateProxy: DelegateProxy<any ScrollViewDelegate
   /// The methods of ``ScrollViewDelegate``, declared once.
   public static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any ScrollViewDelegate)?
-
-  /// The weak storage of the forwardee.
-  public override var weakForwardee: (any ScrollViewDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: ScrollViewDelegate {}

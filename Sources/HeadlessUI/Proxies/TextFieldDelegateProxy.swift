@@ -41,14 +41,6 @@ public final class TextFieldDelegateProxy: DelegateProxy<any TextFieldDelegate>,
   /// The methods of ``TextFieldDelegate``, declared once.
   public static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any TextFieldDelegate)?
-
-  /// The weak storage of the forwardee.
-  public override var weakForwardee: (any TextFieldDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: TextFieldDelegate {}

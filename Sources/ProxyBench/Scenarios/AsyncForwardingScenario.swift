@@ -64,11 +64,6 @@ final class AsyncPingProxy: DelegateProxy<any AsyncPingDelegate>, TypedDelegateP
     let ping = AsyncDelegateMethod<Int, Int>("ping(_:)")
   }
   static let methods = Methods()
-  private weak var target: (any AsyncPingDelegate)?
-  override var weakForwardee: (any AsyncPingDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension AsyncPingProxy: AsyncPingDelegate {

@@ -130,11 +130,6 @@ final class SecondListProxy: DelegateProxy<any ListViewDelegate>, TypedDelegateP
     let didSelectRow = DelegateMethod<ListView, IndexPath, Void>("listView(_:didSelectRowAt:)")
   }
   static let methods = Methods()
-  private weak var target: (any ListViewDelegate)?
-  override var weakForwardee: (any ListViewDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension SecondListProxy: ListViewDelegate {
@@ -149,11 +144,6 @@ final class ThirdListProxy: DelegateProxy<any ListViewDelegate>, TypedDelegatePr
     let didSelectRow = DelegateMethod<ListView, IndexPath, Void>("listView(_:didSelectRowAt:)")
   }
   static let methods = Methods()
-  private weak var target: (any ListViewDelegate)?
-  override var weakForwardee: (any ListViewDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension ThirdListProxy: ListViewDelegate {
@@ -171,11 +161,6 @@ final class SendableListProxy: SendableDelegateProxy<any ListViewDelegate>, Send
     let didSelectRow = DelegateMethod<ListView, IndexPath, Void>("listView(_:didSelectRowAt:)")
   }
   static let methods = Methods()
-  @exclusivity(unchecked) private weak var target: (any ListViewDelegate)?
-  override var weakForwardee: (any ListViewDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension SendableListProxy: ListViewDelegate {

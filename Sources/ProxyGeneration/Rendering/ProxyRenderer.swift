@@ -1,9 +1,8 @@
 import Foundation
 
 /// Writes the source of a planned proxy, in the shape of the hand-written proxies it replaces:
-/// the class with its method table, the weak storage of the forwardee, a defaults object when a
-/// method answers with a protocol extension's default, then the conformance with one `forward`
-/// per requirement.
+/// the class with its method table, a defaults object when a method answers with a protocol
+/// extension's default, then the conformance with one `forward` per requirement.
 ///
 /// The output depends only on the plan, so the same symbol graph gives the same bytes.
 package struct ProxyRenderer: Sendable {
@@ -84,14 +83,6 @@ package struct ProxyRenderer: Sendable {
       lines.append("  /// The methods of \(link(name, module: delegateProtocol.module)), declared once.")
       lines.append("  \(access)static let methods = Methods()")
     }
-    lines.append("")
-    lines.append("  @exclusivity(unchecked) private weak var target: \(generic ? "Forwardee" : "(any \(name))")?")
-    lines.append("")
-    lines.append("  /// The weak storage of the forwardee.")
-    lines.append("  \(access)override var weakForwardee: \(generic ? "Forwardee" : "(any \(name))")? {")
-    lines.append("    get { target }")
-    lines.append("    set { target = newValue }")
-    lines.append("  }")
     if plan.usesDefaults {
       lines.append("")
       lines += protocolDefaults()

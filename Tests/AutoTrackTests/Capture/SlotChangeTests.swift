@@ -94,11 +94,6 @@ import Testing
 /// A second kind of list proxy, as another library would install: counts selections and forwards them.
 final class AuditListProxy: DelegateProxy<any ListViewDelegate> {
   var selections = 0
-  private weak var target: (any ListViewDelegate)?
-  override var weakForwardee: (any ListViewDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension AuditListProxy: ListViewDelegate {

@@ -103,12 +103,6 @@ final class EffectsProxy: DelegateProxy<any EffectsProbe>, TypedDelegateProxy {
     let refresh = DelegateMethod<String, Bool>("refresh(_:)")
   }
   static let methods = Methods()
-
-  private weak var target: (any EffectsProbe)?
-  override var weakForwardee: (any EffectsProbe)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension EffectsProxy: EffectsProbe {

@@ -53,12 +53,6 @@ final class ProbeDelegateProxy: DelegateProxy<any ProbeDelegate>, TypedDelegateP
     let shouldSelect = DelegateMethod<Int, Bool>("shouldSelect(_:)")
   }
   static let methods = Methods()
-
-  private weak var target: (any ProbeDelegate)?
-  override var weakForwardee: (any ProbeDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension ProbeDelegateProxy: ProbeDelegate {
@@ -92,12 +86,6 @@ final class OtherProbeProxy: DelegateProxy<any ProbeDelegate>, TypedDelegateProx
     let shouldSelect = DelegateMethod<Int, Bool>("shouldSelect(_:)")
   }
   static let methods = Methods()
-
-  private weak var target: (any ProbeDelegate)?
-  override var weakForwardee: (any ProbeDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension OtherProbeProxy: ProbeDelegate {

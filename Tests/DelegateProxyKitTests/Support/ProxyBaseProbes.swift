@@ -28,12 +28,6 @@ final class ArchiveProbeProxy: DelegateProxy<any ArchiveProbeDelegate>, TypedDel
     let didFinish = ThrowingDelegateMethod<String, Void, any Error>("archiveDidFinish(_:)")
   }
   static let methods = Methods()
-
-  @exclusivity(unchecked) private weak var target: (any ArchiveProbeDelegate)?
-  override var weakForwardee: (any ArchiveProbeDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension ArchiveProbeProxy: ArchiveProbeDelegate {
@@ -78,13 +72,6 @@ final class TickerProbeProxy: SendableDelegateProxy<any TickerProbeDelegate>, Se
     let validate = ThrowingDelegateMethod<Int, Int, any Error>("validate(_:)")
   }
   static let methods = Methods()
-
-  // Read and written only by the base, under its lock.
-  @exclusivity(unchecked) private weak var target: (any TickerProbeDelegate)?
-  override var weakForwardee: (any TickerProbeDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension TickerProbeProxy: TickerProbeDelegate {
@@ -137,13 +124,6 @@ final class TransferProbeProxy: SendableDelegateProxy<any TransferProbeDelegate>
       "transfer(_:didReceive:completionHandler:)")
   }
   static let methods = Methods()
-
-  // Read and written only by the base, under its lock.
-  @exclusivity(unchecked) private weak var target: (any TransferProbeDelegate)?
-  override var weakForwardee: (any TransferProbeDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension TransferProbeProxy: TransferProbeDelegate {
@@ -166,13 +146,6 @@ final class TransferTaskProbeProxy: SendableDelegateProxy<any TransferTaskProbeD
     let prepare = AsyncDelegateMethod<Int, Int>("prepare(_:)")
   }
   static let methods = Methods()
-
-  // Read and written only by the base, under its lock.
-  @exclusivity(unchecked) private weak var target: (any TransferTaskProbeDelegate)?
-  override var weakForwardee: (any TransferTaskProbeDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension TransferTaskProbeProxy: TransferTaskProbeDelegate {

@@ -30,14 +30,6 @@ final class NSCacheDelegateProxy: DelegateProxy<any NSCacheDelegate>, TypedDeleg
 
   /// The methods of `NSCacheDelegate`, declared once.
   static let methods = Methods()
-
-  @exclusivity(unchecked) private weak var target: (any NSCacheDelegate)?
-
-  /// The weak storage of the forwardee.
-  override var weakForwardee: (any NSCacheDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension NSCacheDelegateProxy: NSCacheDelegate {

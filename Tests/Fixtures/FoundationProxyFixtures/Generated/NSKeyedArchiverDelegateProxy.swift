@@ -39,14 +39,6 @@ final class NSKeyedArchiverDelegateProxy: DelegateProxy<any NSKeyedArchiverDeleg
 
   /// The methods of `NSKeyedArchiverDelegate`, declared once.
   static let methods = Methods()
-
-  @exclusivity(unchecked) private weak var target: (any NSKeyedArchiverDelegate)?
-
-  /// The weak storage of the forwardee.
-  override var weakForwardee: (any NSKeyedArchiverDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension NSKeyedArchiverDelegateProxy: NSKeyedArchiverDelegate {

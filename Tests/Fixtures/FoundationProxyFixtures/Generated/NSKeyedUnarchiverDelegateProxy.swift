@@ -40,14 +40,6 @@ final class NSKeyedUnarchiverDelegateProxy: DelegateProxy<any NSKeyedUnarchiverD
 
   /// The methods of `NSKeyedUnarchiverDelegate`, declared once.
   static let methods = Methods()
-
-  @exclusivity(unchecked) private weak var target: (any NSKeyedUnarchiverDelegate)?
-
-  /// The weak storage of the forwardee.
-  override var weakForwardee: (any NSKeyedUnarchiverDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension NSKeyedUnarchiverDelegateProxy: NSKeyedUnarchiverDelegate {

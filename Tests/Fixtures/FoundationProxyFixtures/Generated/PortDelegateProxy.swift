@@ -30,14 +30,6 @@ final class PortDelegateProxy: DelegateProxy<any PortDelegate>, TypedDelegatePro
 
   /// The methods of `PortDelegate`, declared once.
   static let methods = Methods()
-
-  @exclusivity(unchecked) private weak var target: (any PortDelegate)?
-
-  /// The weak storage of the forwardee.
-  override var weakForwardee: (any PortDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension PortDelegateProxy: PortDelegate {

@@ -32,14 +32,6 @@ final class StreamDelegateProxy: DelegateProxy<any StreamDelegate>, TypedDelegat
   /// The methods of `StreamDelegate`, declared once.
   static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any StreamDelegate)?
-
-  /// The weak storage of the forwardee.
-  override var weakForwardee: (any StreamDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: StreamDelegate, Sendable {}

@@ -57,14 +57,6 @@ final class URLSessionDataDelegateProxy: SendableDelegateProxy<any URLSessionDat
   /// The methods of `URLSessionDataDelegate`, declared once.
   static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any URLSessionDataDelegate)?
-
-  /// The weak storage of the forwardee.
-  override var weakForwardee: (any URLSessionDataDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: NSObject, URLSessionDataDelegate, Sendable {}

@@ -44,14 +44,6 @@ final class URLSessionDelegateProxy: SendableDelegateProxy<any URLSessionDelegat
   /// The methods of `URLSessionDelegate`, declared once.
   static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any URLSessionDelegate)?
-
-  /// The weak storage of the forwardee.
-  override var weakForwardee: (any URLSessionDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: NSObject, URLSessionDelegate, Sendable {}

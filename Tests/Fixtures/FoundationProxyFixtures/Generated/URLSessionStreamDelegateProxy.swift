@@ -49,14 +49,6 @@ final class URLSessionStreamDelegateProxy: SendableDelegateProxy<any URLSessionS
   /// The methods of `URLSessionStreamDelegate`, declared once.
   static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any URLSessionStreamDelegate)?
-
-  /// The weak storage of the forwardee.
-  override var weakForwardee: (any URLSessionStreamDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: NSObject, URLSessionStreamDelegate, Sendable {}

@@ -64,14 +64,6 @@ final class URLSessionTaskDelegateProxy: SendableDelegateProxy<any URLSessionTas
   /// The methods of `URLSessionTaskDelegate`, declared once.
   static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any URLSessionTaskDelegate)?
-
-  /// The weak storage of the forwardee.
-  override var weakForwardee: (any URLSessionTaskDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: NSObject, URLSessionTaskDelegate, Sendable {}

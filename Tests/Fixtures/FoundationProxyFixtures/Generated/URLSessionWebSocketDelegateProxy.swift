@@ -46,14 +46,6 @@ final class URLSessionWebSocketDelegateProxy: SendableDelegateProxy<any URLSessi
   /// The methods of `URLSessionWebSocketDelegate`, declared once.
   static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any URLSessionWebSocketDelegate)?
-
-  /// The weak storage of the forwardee.
-  override var weakForwardee: (any URLSessionWebSocketDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: NSObject, URLSessionWebSocketDelegate, Sendable {

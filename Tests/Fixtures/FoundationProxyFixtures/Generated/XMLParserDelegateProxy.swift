@@ -86,14 +86,6 @@ final class XMLParserDelegateProxy: DelegateProxy<any XMLParserDelegate>, TypedD
   /// The methods of `XMLParserDelegate`, declared once.
   static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any XMLParserDelegate)?
-
-  /// The weak storage of the forwardee.
-  override var weakForwardee: (any XMLParserDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: XMLParserDelegate, Sendable {}

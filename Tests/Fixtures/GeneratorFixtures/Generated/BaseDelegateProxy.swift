@@ -33,14 +33,6 @@ public final class BaseDelegateProxy: DelegateProxy<any BaseDelegate>, TypedDele
   /// The methods of ``BaseDelegate``, declared once.
   public static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any BaseDelegate)?
-
-  /// The weak storage of the forwardee.
-  public override var weakForwardee: (any BaseDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: BaseDelegate, Sendable {

@@ -35,14 +35,6 @@ public final class CounterDelegateProxy: DelegateProxy<any CounterDelegate>, Typ
   /// The methods of ``CounterDelegate``, declared once.
   public static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any CounterDelegate)?
-
-  /// The weak storage of the forwardee.
-  public override var weakForwardee: (any CounterDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: CounterDelegate, Sendable {

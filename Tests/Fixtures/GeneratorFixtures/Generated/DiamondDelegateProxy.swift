@@ -36,14 +36,6 @@ package final class DiamondDelegateProxy: DelegateProxy<any DiamondDelegate>, Ty
   /// The methods of ``DiamondDelegate``, declared once.
   package static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any DiamondDelegate)?
-
-  /// The weak storage of the forwardee.
-  package override var weakForwardee: (any DiamondDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: DiamondDelegate, Sendable {

@@ -34,14 +34,6 @@ final class DownloadDelegateProxy: DelegateProxy<any DownloadDelegate>, TypedDel
 
   /// The methods of ``DownloadDelegate``, declared once.
   static let methods = Methods()
-
-  @exclusivity(unchecked) private weak var target: (any DownloadDelegate)?
-
-  /// The weak storage of the forwardee.
-  override var weakForwardee: (any DownloadDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension DownloadDelegateProxy: DownloadDelegate {

@@ -31,14 +31,6 @@ final class FlattenedDelegateProxy: DelegateProxy<any FlattenedDelegate>, TypedD
 
   /// The methods of ``FlattenedDelegate``, declared once.
   static let methods = Methods()
-
-  @exclusivity(unchecked) private weak var target: (any FlattenedDelegate)?
-
-  /// The weak storage of the forwardee.
-  override var weakForwardee: (any FlattenedDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension FlattenedDelegateProxy: FlattenedDelegate {

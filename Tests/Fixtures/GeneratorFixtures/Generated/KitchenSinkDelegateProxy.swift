@@ -72,14 +72,6 @@ public final class KitchenSinkDelegateProxy: DelegateProxy<any KitchenSinkDelega
   /// The methods of ``KitchenSinkDelegate``, declared once.
   public static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any KitchenSinkDelegate)?
-
-  /// The weak storage of the forwardee.
-  public override var weakForwardee: (any KitchenSinkDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: KitchenSinkDelegate {

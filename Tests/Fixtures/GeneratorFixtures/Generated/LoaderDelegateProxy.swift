@@ -44,14 +44,6 @@ public final class LoaderDelegateProxy: DelegateProxy<any LoaderDelegate>, Typed
   /// The methods of ``LoaderDelegate``, declared once.
   public static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any LoaderDelegate)?
-
-  /// The weak storage of the forwardee.
-  public override var weakForwardee: (any LoaderDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: LoaderDelegate, Sendable {

@@ -50,14 +50,6 @@ public final class PagedFeedDelegateProxy<Forwardee: PagedFeedDelegate>: Delegat
   /// The shared table, read by the forwarding path without a lock.
   private let table = PagedFeedDelegateProxy<Forwardee>.methods
 
-  @exclusivity(unchecked) private weak var target: Forwardee?
-
-  /// The weak storage of the forwardee.
-  public override var weakForwardee: Forwardee? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: PagedFeedDelegate, Sendable {

@@ -40,14 +40,6 @@ final class PlainDelegateProxy: DelegateProxy<any PlainDelegate>, TypedDelegateP
   /// The methods of ``PlainDelegate``, declared once.
   static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any PlainDelegate)?
-
-  /// The weak storage of the forwardee.
-  override var weakForwardee: (any PlainDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: PlainDelegate, Sendable {

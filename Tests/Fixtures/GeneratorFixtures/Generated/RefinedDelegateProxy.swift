@@ -34,14 +34,6 @@ package final class RefinedDelegateProxy: DelegateProxy<any RefinedDelegate>, Ty
   /// The methods of ``RefinedDelegate``, declared once.
   package static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any RefinedDelegate)?
-
-  /// The weak storage of the forwardee.
-  package override var weakForwardee: (any RefinedDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: RefinedDelegate, Sendable {

@@ -41,14 +41,6 @@ public final class ReportingPipelineDelegateProxy: DelegateProxy<any ReportingPi
 
   /// The methods of ``ReportingPipelineDelegate``, declared once.
   public static let methods = Methods()
-
-  @exclusivity(unchecked) private weak var target: (any ReportingPipelineDelegate)?
-
-  /// The weak storage of the forwardee.
-  public override var weakForwardee: (any ReportingPipelineDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension ReportingPipelineDelegateProxy: ReportingPipelineDelegate {

@@ -44,14 +44,6 @@ public final class SettingsDelegateProxy: DelegateProxy<any SettingsDelegate>, T
   /// The methods of ``SettingsDelegate``, declared once.
   public static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any SettingsDelegate)?
-
-  /// The weak storage of the forwardee.
-  public override var weakForwardee: (any SettingsDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: SettingsDelegate, Sendable {

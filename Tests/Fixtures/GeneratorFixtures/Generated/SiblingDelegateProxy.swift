@@ -33,14 +33,6 @@ package final class SiblingDelegateProxy: DelegateProxy<any SiblingDelegate>, Ty
   /// The methods of ``SiblingDelegate``, declared once.
   package static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any SiblingDelegate)?
-
-  /// The weak storage of the forwardee.
-  package override var weakForwardee: (any SiblingDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
-
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
   private final class ProtocolDefaults: SiblingDelegate, Sendable {

@@ -46,14 +46,6 @@ public final class StoreDelegateProxy: DelegateProxy<any StoreDelegate>, TypedDe
 
   /// The methods of ``StoreDelegate``, declared once.
   public static let methods = Methods()
-
-  @exclusivity(unchecked) private weak var target: (any StoreDelegate)?
-
-  /// The weak storage of the forwardee.
-  public override var weakForwardee: (any StoreDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 extension StoreDelegateProxy: StoreDelegate {
