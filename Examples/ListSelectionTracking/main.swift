@@ -96,10 +96,15 @@ let encoder = TrackedEvent.jsonEncoder()  // sorted keys: each line diffs cleanl
   }
 }
 
-print("list delegate before start: \(type(of: market.list.delegate!))")
+/// The class of a list's delegate, as the list's `delegate` property returns it.
+@MainActor func delegateTypeName(_ list: ListView) -> String {
+  list.delegate.map { "\(type(of: $0))" } ?? "no delegate"
+}
+
+print("list delegate before start: \(delegateTypeName(market.list))")
 try tracker.start(app)
 print("\ntracker started, with hooks on \(tracker.trackedHostCount) hosts (the application and the list)")
-print("list delegate after start: \(type(of: market.list.delegate!)) (the proxy sits in the slot, not the property)")
+print("list delegate after start: \(delegateTypeName(market.list)) (the proxy sits in the slot, not the property)")
 await printNewEvents("the visible screen counts as viewed from now")
 
 // MARK: Taps
@@ -133,5 +138,5 @@ tracker.stop()
 print("\nafter stop(): hooks on \(tracker.trackedHostCount) hosts, tracking: \(tracker.isTracking)")
 _ = try market.list.tapRow(at: IndexPath(row: 0, section: 0))
 await printNewEvents("the hosts are as they were before start(), so nothing is captured")
-let delegateName = "\(type(of: market.list.delegate!))"
+let delegateName = "\(delegateTypeName(market.list))"
 print("stopped: \(sink.receivedCount) events in total; the list's delegate is still \(delegateName)")

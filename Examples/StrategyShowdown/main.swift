@@ -92,23 +92,28 @@ final class OtherProxy: OtherLibraryHook {
 // MARK: The showdown
 
 /// The Objective-C runtime functions each strategy stands for in the model.
-let realRuntime: [CaptureStrategyKind: String] = [
-  .wrapping: "method_setImplementation",
-  .dynamicSubclass: "objc_allocateClassPair + object_setClass",
-  .proxy: "forwardingTargetForSelector: / forwardInvocation:",
-]
+func realRuntime(_ kind: CaptureStrategyKind) -> String {
+  switch kind {
+  case .wrapping: "method_setImplementation"
+  case .dynamicSubclass: "objc_allocateClassPair + object_setClass"
+  case .proxy: "forwardingTargetForSelector: / forwardInvocation:"
+  }
+}
 
 /// Why each strategy behaves as it does: its scope, then what identity it changes.
-let why: [CaptureStrategyKind: (scope: String, identity: String)] = [
-  .wrapping: ("the wrapper is in the class's method table: all instances", "the class changed, not the object"),
-  .dynamicSubclass: ("only this object moved to a generated subclass", "the generated class reports the original one"),
-  .proxy: ("a proxy stands in front of this one delegate", "the host talks to the proxy unless it cooperates"),
-]
+func why(_ kind: CaptureStrategyKind) -> (scope: String, identity: String) {
+  switch kind {
+  case .wrapping: ("the wrapper is in the class's method table: all instances", "the class changed, not the object")
+  case .dynamicSubclass:
+    ("only this object moved to a generated subclass", "the generated class reports the original one")
+  case .proxy: ("a proxy stands in front of this one delegate", "the host talks to the proxy unless it cooperates")
+  }
+}
 
 /// Runs the scene for one strategy; returns whether another instance was captured and whether removing
 /// ours under the second library's hook was refused.
 func showdown(_ kind: CaptureStrategyKind) throws -> (capturesOthers: Bool, refused: Bool) {
-  print("\n=== \(kind): the model's \(realRuntime[kind]!) ===")
+  print("\n=== \(kind): the model's \(realRuntime(kind)) ===")
   let opens = Implementation { (_: RuntimeObject, _: ListHost, path: IndexPath) in log.add("delegate opens \(path[1])")
   }
   let cls = try Runtime.makeClass(named: "FeedDelegate_\(kind)", methods: [didSelect: opens])
@@ -120,10 +125,12 @@ func showdown(_ kind: CaptureStrategyKind) throws -> (capturesOthers: Bool, refu
   print("tap:                  \(log.take())")
   try bystander.send(didSelect, host, row)
   let other = log.take()
-  print("another instance:     \(other)  (\(why[kind]!.scope))")
+  print("another instance:     \(other)  (\(why(kind).scope))")
   print("reported/real class:  \(delegate.reportedClass) / \(delegate.realClass)  (classes of the model)")
-  let identity = host.delegate === delegate ? "the delegate itself" : "a \(host.delegate!.reportedClass) object"
-  print("host.delegate:        \(identity)  (\(why[kind]!.identity))")
+  let identity =
+    host.delegate === delegate
+    ? "the delegate itself" : host.delegate.map { "a \($0.reportedClass) object" } ?? "no delegate"
+  print("host.delegate:        \(identity)  (\(why(kind).identity))")
 
   let second: any OtherLibraryHook =
     switch kind {
@@ -149,7 +156,9 @@ func showdown(_ kind: CaptureStrategyKind) throws -> (capturesOthers: Bool, refu
   }
   try host.selectRow(at: row)
   print("both removed; tap:    \(log.take())")
-  let after = host.delegate === delegate ? "the delegate again" : "still a \(host.delegate!.reportedClass)"
+  let after =
+    host.delegate === delegate
+    ? "the delegate again" : host.delegate.map { "still a \($0.reportedClass)" } ?? "no delegate"
   print("host.delegate:        \(after)")
   return (other.hasPrefix("tracker"), refused)
 }
