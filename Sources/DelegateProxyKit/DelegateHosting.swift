@@ -18,7 +18,7 @@
 ///   }
 /// }
 ///
-/// let proxy = try uploader.installProxy(UploadDelegateProxy())
+/// let proxy = uploader.installProxy(UploadDelegateProxy())
 /// uploader.delegate === myDelegate   // still true
 /// ```
 ///
@@ -42,17 +42,20 @@ public protocol DelegateHosting: AnyObject {
 extension DelegateHosting {
   /// Installs a proxy, or returns the one of the same type already installed.
   ///
-  /// The proxy expression is evaluated only when no proxy of its type is installed yet.
+  /// The proxy expression is evaluated only when no proxy of its type is installed yet. The proxy
+  /// must be a ``DelegateConvertible`` proxy of the host's delegate type, which the compiler checks:
+  /// a proxy that does not conform to the delegate protocol does not compile here. The install
+  /// first tells the slot the host's ``hostedDelegate``, so a delegate set where `didSet` does not
+  /// run (in the host's initializer) is the chain's end all the same.
   ///
   /// - Parameter make: The proxy to install, e.g. `ListViewDelegateProxy()`.
   /// - Returns: The installed proxy.
-  /// - Throws: ``DelegateProxyError/proxyDoesNotConform(proxyType:delegateType:)`` when the
-  ///   proxy does not conform to the host's delegate protocol; nothing changes then.
   @discardableResult
-  public func installProxy<Proxy: DelegateProxy<Delegate>>(
+  public func installProxy<Proxy: DelegateProxy<Delegate> & DelegateConvertible>(
     _ make: @autoclosure () -> Proxy
-  ) throws(DelegateProxyError) -> Proxy {
-    try delegateSlot.install(Proxy.self, delegate: hostedDelegate, make: make)
+  ) -> Proxy where Proxy.ProxiedDelegate == Delegate {
+    delegateSlot.delegateDidChange(to: hostedDelegate)
+    return delegateSlot.install(Proxy.self, make: make)
   }
 
   /// Removes an installed proxy; the other proxies keep working.
@@ -61,7 +64,7 @@ extension DelegateHosting {
   /// - Returns: Whether it was installed on this host.
   @discardableResult
   public func removeProxy(_ proxy: DelegateProxy<Delegate>) -> Bool {
-    delegateSlot.remove(proxy, delegate: hostedDelegate)
+    delegateSlot.remove(proxy)
   }
 
   /// The installed proxy of a type, if any.

@@ -42,8 +42,6 @@ public enum DelegateProxyError: Error, Equatable, Sendable {
   /// Proxies forward to each other in a loop; the call was stopped at the proxy named here
   /// and the host's default returned.
   case forwardingCycle(selector: String, proxyType: String)
-  /// An object installed in a ``DelegateSlot`` does not conform to the slot's delegate protocol.
-  case proxyDoesNotConform(proxyType: String, delegateType: String)
 }
 
 extension DelegateProxyError: CustomStringConvertible {
@@ -74,8 +72,6 @@ extension DelegateProxyError: CustomStringConvertible {
       "\(position) hook on '\(selector)' threw: \(message)"
     case .forwardingCycle(let selector, let proxyType):
       "'\(selector)' went round a loop of proxies and was stopped at \(proxyType)"
-    case .proxyDoesNotConform(let proxyType, let delegateType):
-      "\(proxyType) does not conform to \(delegateType)"
     }
   }
 }

@@ -13,10 +13,12 @@
 ///   var dispatchTarget: (any ListViewDelegate)? { delegateSlot.head ?? delegate }
 /// }
 ///
-/// let proxy = try list.delegateSlot.install(ListViewDelegateProxy.self, delegate: list.delegate) {
-///   ListViewDelegateProxy()
-/// }
+/// let proxy = list.delegateSlot.install(ListViewDelegateProxy.self) { ListViewDelegateProxy() }
 /// ```
+///
+/// The slot holds the host's delegate weakly, as the host last told it with
+/// ``delegateDidChange(to:)``: a host calls it whenever its delegate changes, including a delegate
+/// set in its initializer (where `didSet` does not run).
 ///
 /// Rules the slot keeps:
 /// - Installing a proxy type that is already installed returns the existing proxy (idempotent);
@@ -27,7 +29,7 @@
 /// - The slot holds its proxies strongly; proxies hold the next link and the delegate weakly, so
 ///   the slot never keeps the user's delegate alive.
 /// - A library that watches a host without being asked to (analytics) installs its proxy as a
-///   *guest* (``install(_:delegate:asGuest:make:)``): an install of the same type by anyone else
+///   *guest* (``install(_:asGuest:make:)``): an install of the same type by anyone else
 ///   replaces the guest proxy instead of returning it, so the host behaves as it would without the
 ///   library. ``addObserver(_:)`` tells the library when the chain changed, so it can move its
 ///   hooks to the proxy now installed.
@@ -44,6 +46,9 @@ public final class DelegateSlot<Delegate> {
   /// Innermost (next to the delegate) first.
   private var links: [Link] = []
 
+  /// The host's delegate, the chain's end, as ``delegateDidChange(to:)`` last gave it.
+  private var delegate = WeakReference<Delegate>()
+
   /// Told after each change of the chain, in the order they were added.
   private var observers: [(id: ObserverID, onChange: () -> Void)] = []
   private var nextObserverID = 0
@@ -58,6 +63,10 @@ public final class DelegateSlot<Delegate> {
 
   /// Creates an empty slot.
   public init() {}
+
+  deinit {
+    delegate.deallocate()
+  }
 
   /// The installed proxies, outermost first.
   public var proxies: [DelegateProxy<Delegate>] { links.reversed().map(\.proxy) }
@@ -77,34 +86,30 @@ public final class DelegateSlot<Delegate> {
   /// leaves with its hooks (its owner hears of it through ``addObserver(_:)``). A guest install
   /// returns whatever proxy of `type` is installed.
   ///
+  /// `Proxy` must be a ``DelegateConvertible`` proxy of the slot's delegate type: a proxy that does
+  /// not conform to the delegate protocol does not compile here.
+  ///
   /// - Parameters:
   ///   - type: The proxy type; one proxy per type per slot.
-  ///   - delegate: The host's current delegate (the chain's end).
   ///   - asGuest: Whether the proxy yields the slot to any other install of its type; for a library
   ///     that watches the host on its own account.
   ///   - make: Creates the proxy; called only when no proxy of `type` is installed, or only a guest's.
   /// - Returns: The installed proxy.
-  /// - Throws: ``DelegateProxyError/proxyDoesNotConform(proxyType:delegateType:)`` when the proxy
-  ///   does not conform to the delegate protocol; the slot is unchanged.
   @discardableResult
-  public func install<Proxy: DelegateProxy<Delegate>>(
-    _ type: Proxy.Type, delegate: Delegate?, asGuest: Bool = false, make: () -> Proxy
-  ) throws(DelegateProxyError) -> Proxy {
+  public func install<Proxy: DelegateProxy<Delegate> & DelegateConvertible>(
+    _ type: Proxy.Type, asGuest: Bool = false, make: () -> Proxy
+  ) -> Proxy where Proxy.ProxiedDelegate == Delegate {
     let index = links.firstIndex { Swift.type(of: $0.proxy) == type }
     if let index, asGuest || !links[index].isGuest, let existing = links[index].proxy as? Proxy { return existing }
     let created = make()
-    guard let asDelegate = created as? Delegate else {
-      throw .proxyDoesNotConform(
-        proxyType: String(describing: Swift.type(of: created)), delegateType: String(describing: Delegate.self))
-    }
-    let link = Link(proxy: created, asDelegate: asDelegate, isGuest: asGuest)
+    let link = Link(proxy: created, asDelegate: created.asDelegate, isGuest: asGuest)
     if let index {
       links[index].proxy.forwardee = nil
       links[index] = link
     } else {
       links.append(link)
     }
-    relink(delegate: delegate)
+    relink()
     notifyObservers()
     return created
   }
@@ -153,35 +158,34 @@ public final class DelegateSlot<Delegate> {
 
   /// Removes `proxy` from the chain; the rest keeps working.
   ///
-  /// - Parameters:
-  ///   - proxy: The proxy to remove.
-  ///   - delegate: The host's current delegate.
+  /// - Parameter proxy: The proxy to remove.
   /// - Returns: Whether the proxy was installed here.
   @discardableResult
-  public func remove(_ proxy: DelegateProxy<Delegate>, delegate: Delegate?) -> Bool {
+  public func remove(_ proxy: DelegateProxy<Delegate>) -> Bool {
     guard let index = links.firstIndex(where: { $0.proxy === proxy }) else { return false }
     links.remove(at: index)
     proxy.forwardee = nil
-    relink(delegate: delegate)
+    relink()
     notifyObservers()
     return true
   }
 
   /// Removes every proxy.
-  ///
-  /// - Parameter delegate: The host's current delegate.
-  public func removeAll(delegate: Delegate?) {
+  public func removeAll() {
     guard !links.isEmpty else { return }
     for link in links { link.proxy.forwardee = nil }
     links.removeAll()
-    relink(delegate: delegate)
+    relink()
     notifyObservers()
   }
 
   /// Re-targets the chain at the host's new delegate (or at none); proxies stay installed.
   ///
+  /// The slot keeps the delegate weakly, for the proxies installed later.
+  ///
   /// - Parameter delegate: The new delegate.
   public func delegateDidChange(to delegate: Delegate?) {
+    _ = self.delegate.store(delegate)
     links.first?.proxy.forwardee = delegate
   }
 
@@ -203,7 +207,8 @@ public final class DelegateSlot<Delegate> {
     } while changedWhileNotifying
   }
 
-  private func relink(delegate: Delegate?) {
+  private func relink() {
+    let delegate = delegate.value
     for index in links.indices {
       links[index].proxy.forwardee = index == 0 ? delegate : links[index - 1].asDelegate
     }

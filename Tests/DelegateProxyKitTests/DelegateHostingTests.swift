@@ -15,6 +15,11 @@ private final class PaymentSheet: DelegateHosting {
   var hostedDelegate: (any SheetDelegate)? { delegate }
   private(set) var paid: [Int] = []
 
+  init(delegate: (any SheetDelegate)? = nil) {
+    // Set in the initializer, where `didSet` does not run: the slot is not told.
+    self.delegate = delegate
+  }
+
   /// Asks the delegate (through the installed proxies), then tells it.
   func pay(_ amount: Int) {
     let target = delegateSlot.head ?? delegate
@@ -32,7 +37,8 @@ private final class SheetDelegateProxy: DelegateProxy<any SheetDelegate>, TypedD
   static let methods = Methods()
 }
 
-extension SheetDelegateProxy: SheetDelegate {
+extension SheetDelegateProxy: SheetDelegate, DelegateConvertible {
+  var asDelegate: any SheetDelegate { self }
   func sheet(_ sheet: PaymentSheet, shouldPay amount: Int) -> Bool {
     forward(Self.methods.shouldPay, sheet, amount, orElse: true) { $0.sheet($1, shouldPay: $2) }
   }
@@ -47,7 +53,8 @@ private final class AuditSheetProxy: DelegateProxy<any SheetDelegate>, TypedDele
   static let methods = SheetDelegateProxy.Methods()
 }
 
-extension AuditSheetProxy: SheetDelegate {
+extension AuditSheetProxy: SheetDelegate, DelegateConvertible {
+  var asDelegate: any SheetDelegate { self }
   func sheet(_ sheet: PaymentSheet, shouldPay amount: Int) -> Bool {
     forward(Self.methods.shouldPay, sheet, amount, orElse: true) { $0.sheet($1, shouldPay: $2) }
   }
@@ -64,11 +71,19 @@ private final class Cashier: SheetDelegate {
 }
 
 @Suite struct DelegateHostingTests {
+  @Test func anInstallReachesADelegateTheSlotWasNotToldOf() {
+    let cashier = Cashier()
+    let sheet = PaymentSheet(delegate: cashier)
+    sheet.installProxy(SheetDelegateProxy())
+    sheet.pay(40)
+    #expect(cashier.paid == [40])
+  }
+
   @Test func ownHostInstallsProxiesAndKeepsItsDelegate() throws {
     let sheet = PaymentSheet()
     let cashier = Cashier()
     sheet.delegate = cashier
-    let proxy = try sheet.installProxy(SheetDelegateProxy())
+    let proxy = sheet.installProxy(SheetDelegateProxy())
     var seen: [Int] = []
     try proxy.hookAfter(\.didPay) { _, amount in seen.append(amount) }
 
@@ -79,7 +94,7 @@ private final class Cashier: SheetDelegate {
     #expect(cashier.paid == [40])
     #expect(sheet.paid == [40])
     #expect(seen == [40])
-    #expect(try sheet.installProxy(SheetDelegateProxy()) === proxy)
+    #expect(sheet.installProxy(SheetDelegateProxy()) === proxy)
     #expect(sheet.installedProxy(ofType: SheetDelegateProxy.self) === proxy)
   }
 
@@ -87,8 +102,8 @@ private final class Cashier: SheetDelegate {
     let sheet = PaymentSheet()
     let first = Cashier()
     sheet.delegate = first
-    let inner = try sheet.installProxy(SheetDelegateProxy())
-    let outer = try sheet.installProxy(AuditSheetProxy())
+    let inner = sheet.installProxy(SheetDelegateProxy())
+    let outer = sheet.installProxy(AuditSheetProxy())
     var innerCalls = 0
     var outerCalls = 0
     try inner.hookBefore(\.didPay) { _, _ in innerCalls += 1 }
@@ -116,7 +131,7 @@ private final class Cashier: SheetDelegate {
     let sheet = PaymentSheet()
     let cashier = Cashier()
     sheet.delegate = cashier
-    let proxy = try sheet.installProxy(SheetDelegateProxy())
+    let proxy = sheet.installProxy(SheetDelegateProxy())
     let token = try proxy.hookInstead(\.shouldPay) { original, sheet, amount in
       amount == 7 ? false : original(sheet, amount * 10)
     }

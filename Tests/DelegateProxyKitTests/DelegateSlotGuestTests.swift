@@ -9,17 +9,17 @@ import Testing
     let delegate = RecordingProbe()
     host.delegate = delegate
     let slot = host.delegateSlot
-    let guest = try slot.install(ProbeDelegateProxy.self, delegate: delegate, asGuest: true) { ProbeDelegateProxy() }
+    let guest = slot.install(ProbeDelegateProxy.self, asGuest: true) { ProbeDelegateProxy() }
     #expect(slot.isGuest(guest))
-    let again = try slot.install(ProbeDelegateProxy.self, delegate: delegate, asGuest: true) { ProbeDelegateProxy() }
+    let again = slot.install(ProbeDelegateProxy.self, asGuest: true) { ProbeDelegateProxy() }
     #expect(again === guest, "a guest install returns what is installed")
 
-    let owners = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+    let owners = host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
     #expect(owners !== guest)
     #expect(slot.contains(owners) && !slot.contains(guest))
     #expect(!slot.isGuest(owners))
     #expect(guest.forwardee == nil, "the replaced guest forwards to nothing")
-    let guestAgain = try slot.install(ProbeDelegateProxy.self, delegate: delegate, asGuest: true) {
+    let guestAgain = slot.install(ProbeDelegateProxy.self, asGuest: true) {
       ProbeDelegateProxy()
     }
     #expect(guestAgain === owners, "a guest shares an owner's proxy")
@@ -32,8 +32,8 @@ import Testing
     let slot = host.delegateSlot
     var changes = 0
     let id = slot.addObserver { changes += 1 }
-    let proxy = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
-    _ = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+    let proxy = host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+    _ = host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
     #expect(changes == 1, "an install that returns the existing proxy changes nothing")
     let delegate = RecordingProbe()
     host.delegate = delegate
@@ -41,10 +41,10 @@ import Testing
     #expect(host.remove(proxy))
     #expect(!host.remove(proxy))
     #expect(changes == 2)
-    slot.removeAll(delegate: host.delegate)
+    slot.removeAll()
     #expect(changes == 2, "emptying an empty slot changes nothing")
     slot.removeObserver(id)
-    _ = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+    _ = host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
     #expect(changes == 2)
     #expect(slot.observerCount == 0)
   }
@@ -54,14 +54,14 @@ import Testing
     let slot = host.delegateSlot
     var seen: [Int] = []
     _ = slot.addObserver { [unowned host] in
-      _ = try? host.delegateSlot.install(OtherProbeProxy.self, delegate: host.delegate, asGuest: true) {
+      _ = host.delegateSlot.install(OtherProbeProxy.self, asGuest: true) {
         OtherProbeProxy()
       }
     }
     _ = slot.addObserver { seen.append(slot.proxies.count) }
-    _ = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+    _ = host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
     #expect(slot.proxies.count == 2, "the first observer installed its guest")
-    slot.removeAll(delegate: host.delegate)
+    slot.removeAll()
     #expect(slot.proxies.count == 1, "and installed it again")
     #expect(seen == [2, 2, 1, 1], "two rounds per change: the change, then the observer's own install")
   }

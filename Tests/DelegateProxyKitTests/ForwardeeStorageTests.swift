@@ -16,6 +16,11 @@ struct DoublingProbe: ValueProbeDelegate {
   func measure(_ value: Int) -> Int { value * 2 }
 }
 
+/// A class adopting the protocol that is not class-bound: a forwardee that is an object after all.
+final class DoublingObject: ValueProbeDelegate {
+  func measure(_ value: Int) -> Int { value * 2 }
+}
+
 final class ValueProbeProxy: DelegateProxy<any ValueProbeDelegate>, TypedDelegateProxy {
   struct Methods: DelegateMethodTable {
     let measure = DelegateMethod<Int, Int>("measure(_:)")
@@ -109,6 +114,34 @@ final class LabellingProbe: ProbeDelegate, LabelProbeDelegate {
     let weakly = ValueProbeProxy(forwardee: DoublingProbe())
     #expect(weakly.forwardee == nil)
     #expect(weakly.measure(21) == -1)
+  }
+
+  @Test func anObjectBehindAProtocolThatIsNotClassBoundIsHeldWeakly() {
+    var object: DoublingObject? = DoublingObject()
+    weak let released = object
+    let proxy = ValueProbeProxy(forwardee: object)
+    #expect(proxy.measure(4) == 8)
+    object = nil
+    #expect(released == nil)
+    #expect(proxy.measure(4) == -1)
+  }
+
+  @Test func manyReadsNeitherLeakNorOverReleaseTheForwardee() {
+    var delegate: RecordingProbe? = RecordingProbe()
+    weak let released = delegate
+    let proxy = ProbeDelegateProxy(forwardee: delegate)
+    let composed = LabellingProbe()
+    let composedProxy = ComposedProbeProxy(forwardee: composed)
+    var total = 0.0
+    for row in 1...1_000 {
+      total += proxy.height(forRow: row) ?? 0
+      _ = proxy.forwardee
+      _ = composedProxy.label(row)
+    }
+    #expect(total == 5_005_000)
+    #expect(composedProxy.forwardee === composed)
+    delegate = nil
+    #expect(released == nil)
   }
 
   @Test func aRetainedValueForwardeeIsReleasedWhenReplaced() {

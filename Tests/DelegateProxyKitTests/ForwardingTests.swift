@@ -38,7 +38,7 @@ import Testing
     let proxy = ProbeDelegateProxy()
     let host = ProbeHost()
     #expect(host.select(3) == true)
-    _ = try? host.install(ProbeDelegateProxy.self) { proxy }
+    _ = host.install(ProbeDelegateProxy.self) { proxy }
     #expect(host.select(3) == true)
     #expect(proxy.height(forRow: 4) == nil)
     #expect(proxy.two(5, "q") == false)

@@ -29,8 +29,8 @@ final class LeakPayload: Sendable {}
     let host = ProbeHost()
     let delegate = RecordingProbe()
     host.delegate = delegate
-    let inner = try host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
-    let outer = try host.install(LeakProbeProxy.self) { LeakProbeProxy() }
+    let inner = host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+    let outer = host.install(LeakProbeProxy.self) { LeakProbeProxy() }
     let payload = LeakPayload()
     let kept = RecordingLog()
     var tokens: [HookToken] = [
@@ -85,7 +85,8 @@ final class LeakProbeProxy: DelegateProxy<any ProbeDelegate>, TypedDelegateProxy
   static let methods = Methods()
 }
 
-extension LeakProbeProxy: ProbeDelegate {
+extension LeakProbeProxy: ProbeDelegate, DelegateConvertible {
+  var asDelegate: any ProbeDelegate { self }
   func one(_ a: Int) { forward(Self.methods.one, a) { $0.one($1) } }
   func shouldSelect(_ row: Int) -> Bool {
     forward(Self.methods.shouldSelect, row, orElse: true) { $0.shouldSelect($1) }

@@ -14,7 +14,7 @@ import Testing
     list.dataSource = dataSource
     let delegate: EmptyListDelegate? = kind == .empty ? EmptyListDelegate() : nil
     list.delegate = delegate
-    let proxy = try list.installProxy(ListViewDelegateProxy())
+    let proxy = list.installProxy(ListViewDelegateProxy())
     let captured = CallLog()
     try proxy.hookAfter(\.didSelectRow) { _, indexPath in captured.append("didSelect \(describe(indexPath))") }
     try proxy.hookAfter(\.heightForRow) { height, _, _ in captured.append("height → \(String(describing: height))") }
@@ -30,7 +30,7 @@ import Testing
     let button = Button(title: "Buy")
     screen.view.addSubview(button)
     app.show(NavigationStack(root: screen))
-    let proxy = try app.installProxy(ApplicationDelegateProxy())
+    let proxy = app.installProxy(ApplicationDelegateProxy())
     let captured = CallLog()
     try proxy.hookBefore(\.willSendAction) { _, action in
       captured.append("\(action.name) \(action.event) \(action.targetTypeName)")
@@ -45,7 +45,7 @@ import Testing
   @Test func screenLifecycleIsCapturedWithoutALifecycleDelegate() throws {
     let app = Application()
     let home = Screen(title: "Home")
-    let proxy = try home.installProxy(ScreenLifecycleDelegateProxy())
+    let proxy = home.installProxy(ScreenLifecycleDelegateProxy())
     let captured = CallLog()
     try proxy.hookAfter(\.didAppear) { screen in captured.append("didAppear \(screen.title ?? "")") }
     app.show(NavigationStack(root: home))
@@ -60,8 +60,8 @@ import Testing
     let first = RecordingListDelegate(log: log, vetoing: false)
     let second = EmptyListDelegate()
     list.delegate = first
-    let proxy = try list.installProxy(ListViewDelegateProxy())
-    #expect(try list.installProxy(ListViewDelegateProxy()) === proxy)
+    let proxy = list.installProxy(ListViewDelegateProxy())
+    #expect(list.installProxy(ListViewDelegateProxy()) === proxy)
     #expect(list.delegate === first)
     #expect(list.installedProxy(ofType: ListViewDelegateProxy.self) === proxy)
     let captured = CallLog()
@@ -94,13 +94,13 @@ import Testing
       let dataSource = FixedListDataSource(counts: [1])
       list.dataSource = dataSource
       list.delegate = delegate
-      let proxy = try list.installProxy(ListViewDelegateProxy())
+      let proxy = list.installProxy(ListViewDelegateProxy())
       try list.tapRow(at: IndexPath(row: 0, section: 0))
       let app = Application()
       let screen = Screen()
       screen.view.addSubview(list)
       app.show(NavigationStack(root: screen))
-      try app.installProxy(ApplicationDelegateProxy())
+      app.installProxy(ApplicationDelegateProxy())
       weakList = list
       weakProxy = proxy
       weakDelegate = delegate

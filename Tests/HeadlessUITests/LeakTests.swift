@@ -118,10 +118,12 @@ enum LeakHost: String, CaseIterable, Sendable, CustomTestStringConvertible {
   /// Installs `proxy` with typed hooks at every position on every method, string-keyed hooks at
   /// every position on every method, a stream and a type-wide hook; runs `use`; removes every hook
   /// (and, with `removeFirst`, the proxy).
-  func exercise<Host: DelegateHosting, Proxy: DelegateProxy<Host.Delegate> & EveryMethodHooking>(
+  func exercise<
+    Host: DelegateHosting, Proxy: DelegateProxy<Host.Delegate> & EveryMethodHooking & DelegateConvertible
+  >(
     _ host: Host, _ make: @autoclosure () -> Proxy, removeFirst: Bool, use: () throws -> Void
-  ) throws -> [WeakReference] {
-    let proxy = try host.installProxy(make())
+  ) throws -> [WeakReference] where Proxy.ProxiedDelegate == Host.Delegate {
+    let proxy = host.installProxy(make())
     let payload = HookPayload()
     var tokens = try proxy.hookEveryMethod { _ in withExtendedLifetime(payload) {} }
     let hooks = proxy.hooks

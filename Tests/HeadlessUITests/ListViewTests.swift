@@ -97,7 +97,7 @@ import Testing
     let before = log.entries.count
     list.dispatchDidSelect(at: IndexPath(row: 1, section: 0))
     #expect(Array(log.entries[before...]) == ["didSelect 0.1"])
-    let proxy = try list.installProxy(ListViewDelegateProxy())
+    let proxy = list.installProxy(ListViewDelegateProxy())
     let hooks = CallLog()
     try proxy.hookAfter(\.didSelectRow) { _, indexPath in hooks.append(describe(indexPath)) }
     list.dispatchDidSelect(at: IndexPath(row: 3, section: 0))

@@ -19,7 +19,7 @@ import Testing
     let delegate = RecordingListDelegate(log: log, vetoing: false)
     list.dataSource = dataSource
     list.delegate = delegate
-    let proxy = try list.installProxy(ListViewDelegateProxy())
+    let proxy = list.installProxy(ListViewDelegateProxy())
     var seen: [String] = []
     try proxy.hookAfter(\.didSelectRow) { list, indexPath in
       let context = list.selectionContext(at: indexPath)

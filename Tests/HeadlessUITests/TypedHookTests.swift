@@ -20,7 +20,7 @@ final class SelectionSummary {
     let dataSource = FixedListDataSource(counts: [rows])
     list.dataSource = dataSource
     list.delegate = delegate
-    return (list, dataSource, try list.installProxy(ListViewDelegateProxy()))
+    return (list, dataSource, list.installProxy(ListViewDelegateProxy()))
   }
 
   @Test func aHookInstalledOnTheMainActorUpdatesMainActorStateDirectly() throws {
@@ -89,7 +89,7 @@ final class SelectionSummary {
     let grid = GridView()
     let dataSource = FixedGridDataSource(counts: [3])
     grid.dataSource = dataSource
-    let proxy = try grid.installProxy(GridViewDelegateProxy())
+    let proxy = grid.installProxy(GridViewDelegateProxy())
     let captured = CallLog()
     try proxy.hookAfter(\.sizeForItem) { size, _, indexPath in
       captured.append("size \(describe(indexPath)) \(String(describing: size))")
@@ -106,7 +106,7 @@ final class SelectionSummary {
 
   @Test func textFieldInsteadHookVetoesEditsAndAfterHookSeesTheAnswer() throws {
     let field = TextField()
-    let proxy = try field.installProxy(TextFieldDelegateProxy())
+    let proxy = field.installProxy(TextFieldDelegateProxy())
     let answers = CallLog()
     try proxy.hookInstead(\.shouldChangeCharacters) { original, field, range, string in
       !string.contains(where: \.isNumber) && original(field, range, string)

@@ -19,7 +19,7 @@ import DelegateProxyKit
 ///   print("uploader(_:willStart:)")
 /// }
 /// ```
-final class UploaderDelegateProxy: DelegateProxy<any UploaderDelegate>, TypedDelegateProxy {
+final class UploaderDelegateProxy: DelegateProxy<any UploaderDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of ``UploaderDelegate``.
   struct Methods: DelegateMethodTable {
     /// `uploader(_:willStart:)`.
@@ -39,6 +39,9 @@ final class UploaderDelegateProxy: DelegateProxy<any UploaderDelegate>, TypedDel
 
   /// The methods of ``UploaderDelegate``, declared once.
   static let methods = Methods()
+
+  /// This proxy as ``UploaderDelegate``, for the install APIs.
+  var asDelegate: any UploaderDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

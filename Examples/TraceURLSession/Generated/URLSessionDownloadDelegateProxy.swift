@@ -24,7 +24,7 @@ import Foundation
 /// }
 /// ```
 final class URLSessionDownloadDelegateProxy: SendableDelegateProxy<any URLSessionDownloadDelegate>,
-  SendableTypedDelegateProxy, @unchecked Sendable
+  SendableTypedDelegateProxy, DelegateConvertible, @unchecked Sendable
 {
   /// The methods of `URLSessionDownloadDelegate`, with those of `URLSessionTaskDelegate` under
   /// `urlSessionTask`.
@@ -47,6 +47,9 @@ final class URLSessionDownloadDelegateProxy: SendableDelegateProxy<any URLSessio
 
   /// The methods of `URLSessionDownloadDelegate`, declared once.
   static let methods = Methods()
+
+  /// This proxy as `URLSessionDownloadDelegate`, for the install APIs.
+  var asDelegate: any URLSessionDownloadDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

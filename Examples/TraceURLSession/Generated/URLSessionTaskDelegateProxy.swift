@@ -24,7 +24,7 @@ import Foundation
 /// }
 /// ```
 final class URLSessionTaskDelegateProxy: SendableDelegateProxy<any URLSessionTaskDelegate>, SendableTypedDelegateProxy,
-  @unchecked Sendable
+  DelegateConvertible, @unchecked Sendable
 {
   /// The methods of `URLSessionTaskDelegate`.
   struct Methods: DelegateMethodTable {
@@ -69,6 +69,9 @@ final class URLSessionTaskDelegateProxy: SendableDelegateProxy<any URLSessionTas
 
   /// The methods of `URLSessionTaskDelegate`, declared once.
   static let methods = Methods()
+
+  /// This proxy as `URLSessionTaskDelegate`, for the install APIs.
+  var asDelegate: any URLSessionTaskDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

@@ -211,12 +211,13 @@ public final class AutoTracker {
 
   /// Hooks a list's or grid's did-select (asking the host for the selection's context) and its drags.
   private func attachSelection<
-    Host: SelectionContextProviding & DelegateHosting, Proxy: DelegateProxy<Host.Delegate> & TypedDelegateProxy
+    Host: SelectionContextProviding & DelegateHosting,
+    Proxy: DelegateProxy<Host.Delegate> & TypedDelegateProxy & DelegateConvertible
   >(
     to host: Host, installing make: @escaping @MainActor () -> Proxy,
     _ didSelect: KeyPath<Proxy.Methods, DelegateMethod<Host, IndexPath, Void>>,
     _ willBeginDragging: KeyPath<Proxy.Methods, DelegateMethod<ScrollableView, Void>>
-  ) {
+  ) where Proxy.ProxiedDelegate == Host.Delegate {
     guard !isAttached(to: host) else { return }
     attachments.append(
       HostAttachment.attach(to: host, installing: make) {

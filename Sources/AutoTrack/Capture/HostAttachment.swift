@@ -39,24 +39,27 @@ final class HostAttachment {
   ///   - host: The host.
   ///   - make: Creates the proxy when one must be installed.
   ///   - hooks: Installs the hooks on the proxy and returns their tokens.
-  static func attach<Host: DelegateHosting, Proxy: DelegateProxy<Host.Delegate> & TypedDelegateProxy>(
+  static func attach<
+    Host: DelegateHosting, Proxy: DelegateProxy<Host.Delegate> & TypedDelegateProxy & DelegateConvertible
+  >(
     to host: Host, installing make: @escaping @MainActor () -> Proxy,
     hooks: @escaping @MainActor (Proxy) throws(DelegateProxyError) -> [HookToken]
-  ) -> HostAttachment {
+  ) -> HostAttachment where Proxy.ProxiedDelegate == Host.Delegate {
     let attachment = HostAttachment(
       host: host,
       reattach: { [weak host] attachment in
         guard let host else { return }
         if let current = attachment.proxy, host.delegateSlot.contains(current) { return }
         attachment.removeHooks()
+        // As `installProxy(_:)` does: the slot ends the chain at the host's delegate of now.
+        host.delegateSlot.delegateDidChange(to: host.hostedDelegate)
+        let proxy = host.delegateSlot.install(Proxy.self, asGuest: true, make: make)
+        attachment.proxy = proxy
         do {
-          let proxy = try host.delegateSlot.install(
-            Proxy.self, delegate: host.hostedDelegate, asGuest: true, make: make)
-          attachment.proxy = proxy
           attachment.tokens = try hooks(proxy)
         } catch {
-          // HeadlessUI's proxies conform to their hosts' protocols and declare their methods correctly,
-          // so neither step can fail; a failure here is a bug in HeadlessUI, not bad input.
+          // HeadlessUI's proxies declare their methods correctly, so the hooks cannot fail; a failure
+          // here is a bug in HeadlessUI, not bad input.
           preconditionFailure("AutoTrack could not hook \(Proxy.self): \(error)")
         }
       })

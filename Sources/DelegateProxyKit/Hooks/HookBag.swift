@@ -11,7 +11,7 @@ import Synchronization
 ///   private let hooks = HookBag()
 ///
 ///   init(list: ListView) throws {
-///     let proxy = try list.installProxy(ListViewDelegateProxy())
+///     let proxy = list.installProxy(ListViewDelegateProxy())
 ///     try proxy.hookAfter(\.didSelectRow) { _, indexPath in print("selected", indexPath) }
 ///       .store(in: hooks)
 ///   }

@@ -5,6 +5,15 @@
 /// try token.remove()   // true
 /// try token.remove()   // false: already removed
 /// ```
+///
+/// A hook stays installed until it is removed or its proxy goes away: releasing the token does not
+/// remove it. To remove hooks with an owner of yours, store their tokens in a ``HookBag``
+/// (``store(in:)``), which removes them when it is deinitialised.
+///
+/// The install methods keep `@discardableResult`: a hook meant to live as long as its proxy (the
+/// common case: a proxy's hooks go with it) needs no token, and a warning on every such install
+/// would teach callers to silence it. A token dropped by mistake costs no leak beyond the proxy's
+/// lifetime, except for type-wide hooks, which live as long as the process: keep their tokens.
 public final class HookToken: Sendable, Hashable {
   /// The method the hook is installed on.
   public let method: ProxyMethod

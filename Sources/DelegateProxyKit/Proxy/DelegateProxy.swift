@@ -7,12 +7,13 @@ import Synchronization
 /// `forward`, which passes the call on unchanged — its result, or its error — and runs any hooks:
 ///
 /// ```swift
-/// final class DownloadDelegateProxy: DelegateProxy<any DownloadDelegate>, TypedDelegateProxy {
+/// final class DownloadDelegateProxy: DelegateProxy<any DownloadDelegate>, TypedDelegateProxy, DelegateConvertible {
 ///   struct Methods: DelegateMethodTable {
 ///     let didFinish = DelegateMethod<URL, Void>("downloadDidFinish(_:)")
 ///     let shouldRetry = DelegateMethod<URL, Int, Bool>("shouldRetry(_:attempt:)")
 ///   }
 ///   static let methods = Methods()
+///   var asDelegate: any DownloadDelegate { self }   // for the install APIs
 /// }
 ///
 /// extension DownloadDelegateProxy: DownloadDelegate {
@@ -40,29 +41,20 @@ import Synchronization
 ///   called at the method's arity; with seven or more, each such call also builds a parameter
 ///   pack (a copy of the arguments, a retain per class argument).
 open class DelegateProxy<Delegate>: DelegateProxyBase {
-  /// The delegate protocol, for ``TypedDelegateProxy``.
+  /// The delegate protocol, for ``TypedDelegateProxy`` and ``DelegateConvertible``.
   public typealias ProxiedDelegate = Delegate
 
   /// The forwardee as an object, held strongly when the proxy retains its forwardee. It keeps the
-  /// object behind ``weakForwardeeObject`` alive (for a value, the box that reference points at).
+  /// object behind the weak reference alive (for a value, the box that reference points at).
   private var retainedForwardeeObject: AnyObject?
   private let retainsForwardee: Bool
   /// The forwardee when it is itself a proxy, held strongly (see ``forwardee``). A strong
   /// reference keeps the linked proxy free of a weak-reference side table, which makes every
   /// retain and release of it on the forwarding path the cheap inline kind.
   @exclusivity(unchecked) @usableFromInline internal final var proxyForwardee: Delegate?
-  /// The forwardee when it is a delegate, as a weak reference to its object: it says whether
-  /// ``weakForwardeeBits`` may be read.
-  @exclusivity(unchecked) @usableFromInline internal final weak var weakForwardeeObject: AnyObject?
-  /// A bitwise copy of the forwardee's value (for a protocol type, its object and witness tables)
-  /// that owns no reference, valid while ``weakForwardeeObject`` is alive.
-  ///
-  /// Swift cannot declare a `weak` variable of a generic type, and rebuilding a `Delegate` from the
-  /// weak object would take a dynamic cast on every forwarded call; a copy that owns nothing,
-  /// read only while the weak reference yields the object, gives the same weak semantics at the
-  /// cost of one load. Written only where the forwardee is written (from the proxy's isolation, or
-  /// under the lock of a ``SendableDelegateProxy``).
-  @usableFromInline internal final let weakForwardeeBits: UnsafeMutableRawPointer
+  /// The forwardee when it is a delegate, held weakly. Written only where the forwardee is written
+  /// (from the proxy's isolation, or under the lock of a ``SendableDelegateProxy``).
+  @exclusivity(unchecked) @usableFromInline internal final var weakForwardeeReference = WeakReference<Delegate>()
 
   /// Creates a proxy.
   ///
@@ -71,42 +63,19 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
   ///   - retainsForwardee: Whether the proxy keeps the forwardee alive. By default it does not.
   public init(forwardee: Delegate? = nil, retainsForwardee: Bool = false) {
     self.retainsForwardee = retainsForwardee
-    weakForwardeeBits = .allocate(
-      byteCount: Swift.max(MemoryLayout<Delegate>.size, 1), alignment: MemoryLayout<Delegate>.alignment)
     super.init()
     if let forwardee { self.forwardee = forwardee }
   }
 
   deinit {
-    // The bits own no reference: there is nothing to deinitialise.
-    weakForwardeeBits.deallocate()
+    weakForwardeeReference.deallocate()
   }
 
   /// The forwardee when it is a delegate held weakly: `nil` once the delegate is gone.
   ///
   /// Read and write ``forwardee`` instead; it keeps the proxy's bookkeeping in step.
   @inlinable @inline(__always)
-  internal final var weakForwardee: Delegate? {
-    // The strong reference the weak load returns keeps the object alive while its bits are copied
-    // (and retained) into a value of their own.
-    guard let object = weakForwardeeObject else { return nil }
-    return withExtendedLifetime(object) { weakForwardeeBits.load(as: Delegate.self) }
-  }
-
-  /// Holds `newValue` weakly (or lets go of the weak forwardee for `nil`) and returns the object
-  /// the weak reference points at, for the caller to retain when the proxy retains its forwardee.
-  private final func storeWeakForwardee(_ newValue: Delegate?) -> AnyObject? {
-    guard let newValue else {
-      weakForwardeeObject = nil
-      return nil
-    }
-    let object = newValue as AnyObject
-    withUnsafeBytes(of: newValue) { bits in
-      if let base = bits.baseAddress { weakForwardeeBits.copyMemory(from: base, byteCount: bits.count) }
-    }
-    weakForwardeeObject = object
-    return object
-  }
+  internal final var weakForwardee: Delegate? { weakForwardeeReference.value }
 
   /// The real delegate that calls are forwarded to.
   ///
@@ -138,12 +107,12 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
     let replaced = (proxyForwardee, retainedForwardeeObject)
     if let newValue, let proxy = (newValue as AnyObject) as? DelegateProxyBase {
       proxyForwardee = newValue
-      _ = storeWeakForwardee(nil)
+      _ = weakForwardeeReference.store(nil)
       retainedForwardeeObject = nil
       return (UInt(bitPattern: ObjectIdentifier(proxy)), replaced)
     }
     proxyForwardee = nil
-    let object = storeWeakForwardee(newValue)
+    let object = weakForwardeeReference.store(newValue)
     retainedForwardeeObject = retainsForwardee ? object : nil
     return (0, replaced)
   }

@@ -18,7 +18,9 @@ import DelegateProxyKit
 ///   print("application(_:willSendAction:)")
 /// }
 /// ```
-public final class ApplicationDelegateProxy: DelegateProxy<any ApplicationDelegate>, TypedDelegateProxy {
+public final class ApplicationDelegateProxy: DelegateProxy<any ApplicationDelegate>, TypedDelegateProxy,
+  DelegateConvertible
+{
   /// The methods of ``ApplicationDelegate``.
   public struct Methods: DelegateMethodTable {
     /// `application(_:willSendAction:)`.
@@ -33,6 +35,9 @@ public final class ApplicationDelegateProxy: DelegateProxy<any ApplicationDelega
 
   /// The methods of ``ApplicationDelegate``, declared once.
   public static let methods = Methods()
+
+  /// This proxy as ``ApplicationDelegate``, for the install APIs.
+  public var asDelegate: any ApplicationDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

@@ -20,7 +20,7 @@ import Foundation
 ///   print("gridView(_:shouldHighlightItemAt:)")
 /// }
 /// ```
-public final class GridViewDelegateProxy: DelegateProxy<any GridViewDelegate>, TypedDelegateProxy {
+public final class GridViewDelegateProxy: DelegateProxy<any GridViewDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of ``GridViewDelegate``, with those of ``ScrollViewDelegate`` under `scroll`.
   public struct Methods: DelegateMethodTable {
     /// `gridView(_:shouldHighlightItemAt:)`.
@@ -47,6 +47,9 @@ public final class GridViewDelegateProxy: DelegateProxy<any GridViewDelegate>, T
 
   /// The methods of ``GridViewDelegate``, declared once.
   public static let methods = Methods()
+
+  /// This proxy as ``GridViewDelegate``, for the install APIs.
+  public var asDelegate: any GridViewDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

@@ -20,7 +20,7 @@ import Foundation
 ///   print("listView(_:shouldHighlightRowAt:)")
 /// }
 /// ```
-public final class ListViewDelegateProxy: DelegateProxy<any ListViewDelegate>, TypedDelegateProxy {
+public final class ListViewDelegateProxy: DelegateProxy<any ListViewDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of ``ListViewDelegate``, with those of ``ScrollViewDelegate`` under `scroll`.
   public struct Methods: DelegateMethodTable {
     /// `listView(_:shouldHighlightRowAt:)`.
@@ -47,6 +47,9 @@ public final class ListViewDelegateProxy: DelegateProxy<any ListViewDelegate>, T
 
   /// The methods of ``ListViewDelegate``, declared once.
   public static let methods = Methods()
+
+  /// This proxy as ``ListViewDelegate``, for the install APIs.
+  public var asDelegate: any ListViewDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

@@ -18,7 +18,9 @@ import DelegateProxyKit
 ///   print("screenWillAppear(_:)")
 /// }
 /// ```
-public final class ScreenLifecycleDelegateProxy: DelegateProxy<any ScreenLifecycleDelegate>, TypedDelegateProxy {
+public final class ScreenLifecycleDelegateProxy: DelegateProxy<any ScreenLifecycleDelegate>, TypedDelegateProxy,
+  DelegateConvertible
+{
   /// The methods of ``ScreenLifecycleDelegate``.
   public struct Methods: DelegateMethodTable {
     /// `screenWillAppear(_:)`.
@@ -36,6 +38,9 @@ public final class ScreenLifecycleDelegateProxy: DelegateProxy<any ScreenLifecyc
 
   /// The methods of ``ScreenLifecycleDelegate``, declared once.
   public static let methods = Methods()
+
+  /// This proxy as ``ScreenLifecycleDelegate``, for the install APIs.
+  public var asDelegate: any ScreenLifecycleDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

@@ -18,7 +18,9 @@ import DelegateProxyKit
 ///   print("scrollViewDidScroll(_:)")
 /// }
 /// ```
-public final class ScrollViewDelegateProxy: DelegateProxy<any ScrollViewDelegate>, TypedDelegateProxy {
+public final class ScrollViewDelegateProxy: DelegateProxy<any ScrollViewDelegate>, TypedDelegateProxy,
+  DelegateConvertible
+{
   /// The methods of ``ScrollViewDelegate``.
   public struct Methods: DelegateMethodTable {
     /// `scrollViewDidScroll(_:)`.
@@ -35,6 +37,9 @@ public final class ScrollViewDelegateProxy: DelegateProxy<any ScrollViewDelegate
 
   /// The methods of ``ScrollViewDelegate``, declared once.
   public static let methods = Methods()
+
+  /// This proxy as ``ScrollViewDelegate``, for the install APIs.
+  public var asDelegate: any ScrollViewDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

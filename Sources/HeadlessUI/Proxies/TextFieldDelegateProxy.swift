@@ -19,7 +19,8 @@ import DelegateProxyKit
 ///   print("textFieldShouldBeginEditing(_:)")
 /// }
 /// ```
-public final class TextFieldDelegateProxy: DelegateProxy<any TextFieldDelegate>, TypedDelegateProxy {
+public final class TextFieldDelegateProxy: DelegateProxy<any TextFieldDelegate>, TypedDelegateProxy, DelegateConvertible
+{
   /// The methods of ``TextFieldDelegate``.
   public struct Methods: DelegateMethodTable {
     /// `textFieldShouldBeginEditing(_:)`.
@@ -40,6 +41,9 @@ public final class TextFieldDelegateProxy: DelegateProxy<any TextFieldDelegate>,
 
   /// The methods of ``TextFieldDelegate``, declared once.
   public static let methods = Methods()
+
+  /// This proxy as ``TextFieldDelegate``, for the install APIs.
+  public var asDelegate: any TextFieldDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

@@ -66,7 +66,8 @@ final class AsyncPingProxy: DelegateProxy<any AsyncPingDelegate>, TypedDelegateP
   static let methods = Methods()
 }
 
-extension AsyncPingProxy: AsyncPingDelegate {
+extension AsyncPingProxy: AsyncPingDelegate, DelegateConvertible {
+  var asDelegate: any AsyncPingDelegate { self }
   nonisolated(nonsending) func ping(_ value: Int) async -> Int {
     await forward(Self.methods.ping, value, orElse: 0) { await $0.ping($1) }
   }
@@ -82,7 +83,7 @@ private final class AsyncPingRig: @unchecked Sendable {
   init(proxy: Bool, afterHook: Bool) {
     host.delegate = delegate
     guard proxy else { return }
-    let installed = try! host.installProxy(AsyncPingProxy())
+    let installed = host.installProxy(AsyncPingProxy())
     if afterHook {
       let counter = counter
       try! installed.hookAfter(\.ping) { result, _ in counter.add(result & 1) }

@@ -77,16 +77,16 @@ func listLoop(
   let delegate = CountingListDelegate()
   list.delegate = delegate
   if handWritten || sendable {
-    if sendable { try! list.installProxy(SendableListProxy()) } else { try! list.installProxy(SecondListProxy()) }
+    if sendable { list.installProxy(SendableListProxy()) } else { list.installProxy(SecondListProxy()) }
     let indexPath = opaque(IndexPath(row: 0, section: 0))
     return { iterations in
       for _ in 0..<iterations { list.dispatchDidSelect(at: indexPath) }
       blackHole(delegate.count)
     }
   }
-  let first = proxies >= 1 ? try! list.installProxy(ListViewDelegateProxy()) : nil
-  if proxies >= 2 { try! list.installProxy(SecondListProxy()) }
-  if proxies >= 3 { try! list.installProxy(ThirdListProxy()) }
+  let first = proxies >= 1 ? list.installProxy(ListViewDelegateProxy()) : nil
+  if proxies >= 2 { list.installProxy(SecondListProxy()) }
+  if proxies >= 3 { list.installProxy(ThirdListProxy()) }
   let counter = BenchCounter()
   if afterHook, let proxy = first {
     for _ in 0..<hooks {
@@ -132,7 +132,8 @@ final class SecondListProxy: DelegateProxy<any ListViewDelegate>, TypedDelegateP
   static let methods = Methods()
 }
 
-extension SecondListProxy: ListViewDelegate {
+extension SecondListProxy: ListViewDelegate, DelegateConvertible {
+  var asDelegate: any ListViewDelegate { self }
   func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {
     forward(Self.methods.didSelectRow, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
   }
@@ -146,7 +147,8 @@ final class ThirdListProxy: DelegateProxy<any ListViewDelegate>, TypedDelegatePr
   static let methods = Methods()
 }
 
-extension ThirdListProxy: ListViewDelegate {
+extension ThirdListProxy: ListViewDelegate, DelegateConvertible {
+  var asDelegate: any ListViewDelegate { self }
   func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {
     forward(Self.methods.didSelectRow, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
   }
@@ -163,7 +165,8 @@ final class SendableListProxy: SendableDelegateProxy<any ListViewDelegate>, Send
   static let methods = Methods()
 }
 
-extension SendableListProxy: ListViewDelegate {
+extension SendableListProxy: ListViewDelegate, DelegateConvertible {
+  var asDelegate: any ListViewDelegate { self }
   func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {
     forward(Self.methods.didSelectRow, listView, indexPath) { $0.listView($1, didSelectRowAt: $2) }
   }

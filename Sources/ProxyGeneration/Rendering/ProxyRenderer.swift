@@ -82,6 +82,9 @@ package struct ProxyRenderer: Sendable {
     } else {
       lines.append("  /// The methods of \(link(name, module: delegateProtocol.module)), declared once.")
       lines.append("  \(access)static let methods = Methods()")
+      lines.append("")
+      lines.append("  /// This proxy as \(link(name, module: delegateProtocol.module)), for the install APIs.")
+      lines.append("  \(access)var asDelegate: any \(name) { self }")
     }
     if plan.usesDefaults {
       lines.append("")
@@ -98,10 +101,12 @@ package struct ProxyRenderer: Sendable {
   /// `NSObject`, so that one of an `NSObjectProtocol` protocol needs nothing more.
   private func classHeader(generic: Bool, forwardee: String) -> [String] {
     let name = delegateProtocol.name
-    let items =
+    let adoptions =
       plan.isSendable
-      ? ["SendableDelegateProxy<\(forwardee)>", "SendableTypedDelegateProxy", "@unchecked Sendable"]
+      ? ["SendableDelegateProxy<\(forwardee)>", "SendableTypedDelegateProxy"]
       : ["DelegateProxy<\(forwardee)>", "TypedDelegateProxy"]
+    // A generic proxy is not its forwardee's type, so it cannot be installed on a slot.
+    let items = adoptions + (generic ? [] : ["DelegateConvertible"]) + (plan.isSendable ? ["@unchecked Sendable"] : [])
     let head = "\(access)final class \(proxyName)\(generic ? "<Forwardee: \(name)>" : ""): "
     let single = head + items.joined(separator: ", ") + " {"
     if SourceLayout.fits(single) { return [single] }

@@ -57,7 +57,7 @@ import Testing
     let fixture = try TrackingFixture(start: false)
     let delegate = SelectionCountingDelegate()
     fixture.shop.list.delegate = delegate
-    let theirs = try fixture.shop.list.installProxy(ListViewDelegateProxy())
+    let theirs = fixture.shop.list.installProxy(ListViewDelegateProxy())
     let hookRuns = HookCounter()
     try theirs.hookAfter(\.didSelectRow) { _, _ in hookRuns.increment() }
     try fixture.tracker.start(fixture.app)

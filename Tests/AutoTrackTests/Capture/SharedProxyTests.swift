@@ -14,7 +14,7 @@ import Testing
     let fixture = try TrackingFixture(start: false)
     let delegate = SelectionCountingDelegate()
     fixture.shop.list.delegate = delegate
-    let theirs = try fixture.shop.list.installProxy(ListViewDelegateProxy())
+    let theirs = fixture.shop.list.installProxy(ListViewDelegateProxy())
     let theirHook = HookCounter()
     try theirs.hookAfter(\.didSelectRow) { _, _ in theirHook.increment() }
     let before = delegateState(fixture)
@@ -45,7 +45,7 @@ import Testing
     let autoTracks = try #require(fixture.shop.list.installedProxy(ofType: ListViewDelegateProxy.self))
     #expect(fixture.shop.list.delegateSlot.isGuest(autoTracks))
 
-    let theirs = try fixture.shop.list.installProxy(ListViewDelegateProxy())
+    let theirs = fixture.shop.list.installProxy(ListViewDelegateProxy())
     #expect(theirs !== autoTracks, "the app gets its own proxy, as it would without AutoTrack")
     #expect(fixture.shop.list.delegateSlot.proxies.count == 1, "the guest proxy left")
     #expect(theirs.hooks.count == 2, "AutoTrack's hooks moved to the app's proxy")
@@ -82,7 +82,7 @@ import Testing
 
   @Test func theAppsApplicationProxyAndItsHooksSurviveStop() async throws {
     let fixture = try TrackingFixture(start: false)
-    let theirs = try fixture.app.installProxy(ApplicationDelegateProxy())
+    let theirs = fixture.app.installProxy(ApplicationDelegateProxy())
     var actions: [String] = []
     try theirs.hookBefore(\.willSendAction) { _, action in actions.append(action.name) }
     try fixture.tracker.start(fixture.app)

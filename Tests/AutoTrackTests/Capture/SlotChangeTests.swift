@@ -96,7 +96,8 @@ final class AuditListProxy: DelegateProxy<any ListViewDelegate> {
   var selections = 0
 }
 
-extension AuditListProxy: ListViewDelegate {
+extension AuditListProxy: ListViewDelegate, DelegateConvertible {
+  var asDelegate: any ListViewDelegate { self }
   func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) {
     selections += 1
     forwardee?.listView(listView, didSelectRowAt: indexPath)
@@ -151,22 +152,22 @@ final class SlotHarness {
     do {
       switch step {
       case .install:
-        #expect(try list.installProxy(top.proxy) === top.proxy)
+        #expect(list.installProxy(top.proxy) === top.proxy)
         top.proxyInstalled = true
       case .remove:
         list.removeProxy(top.proxy)
         top.proxyInstalled = false
       case .reinstall:
         list.removeProxy(top.proxy)
-        try list.installProxy(top.proxy)
+        list.installProxy(top.proxy)
         top.proxyInstalled = true
       case .replace:
         list.removeProxy(top.proxy)
-        try list.installProxy(top.audit)
+        list.installProxy(top.audit)
         top.proxyInstalled = false
         top.auditInstalled = true
       case .stack:
-        try list.installProxy(top.audit)
+        list.installProxy(top.audit)
         top.auditInstalled = true
       case .setDelegate:
         let delegate = SelectionCountingDelegate()
@@ -176,7 +177,7 @@ final class SlotHarness {
         top.delegate = nil
         list.delegate = nil
       case .removeAll:
-        list.delegateSlot.removeAll(delegate: list.delegate)
+        list.delegateSlot.removeAll()
         top.proxyInstalled = false
         top.auditInstalled = false
       case .start:

@@ -11,7 +11,7 @@ import Testing
     fixture.app.delegate = appDelegate
     let listDelegate = SelectionCountingDelegate()
     fixture.shop.list.delegate = listDelegate
-    _ = try fixture.shop.list.installProxy(ListViewDelegateProxy())
+    _ = fixture.shop.list.installProxy(ListViewDelegateProxy())
     let before = delegateState(fixture)
 
     try fixture.tracker.start(fixture.app)

@@ -55,7 +55,8 @@ final class ProbeDelegateProxy: DelegateProxy<any ProbeDelegate>, TypedDelegateP
   static let methods = Methods()
 }
 
-extension ProbeDelegateProxy: ProbeDelegate {
+extension ProbeDelegateProxy: ProbeDelegate, DelegateConvertible {
+  var asDelegate: any ProbeDelegate { self }
   func ping() { forward(Self.methods.ping) { $0.ping() } }
   func one(_ a: Int) { forward(Self.methods.one, a) { $0.one($1) } }
   func two(_ a: Int, _ b: String) -> Bool { forward(Self.methods.two, a, b, orElse: false) { $0.two($1, $2) } }
@@ -88,7 +89,8 @@ final class OtherProbeProxy: DelegateProxy<any ProbeDelegate>, TypedDelegateProx
   static let methods = Methods()
 }
 
-extension OtherProbeProxy: ProbeDelegate {
+extension OtherProbeProxy: ProbeDelegate, DelegateConvertible {
+  var asDelegate: any ProbeDelegate { self }
   func one(_ a: Int) { forward(Self.methods.one, a) { $0.one($1) } }
   func shouldSelect(_ row: Int) -> Bool {
     forward(Self.methods.shouldSelect, row, orElse: true) { $0.shouldSelect($1) }
@@ -146,12 +148,13 @@ final class ProbeHost {
   var target: (any ProbeDelegate)? { delegateSlot.head ?? delegate }
 
   @discardableResult
-  func install<P: DelegateProxy<any ProbeDelegate>>(_ type: P.Type, make: () -> P) throws -> P {
-    try delegateSlot.install(type, delegate: delegate, make: make)
+  func install<P: DelegateProxy<any ProbeDelegate> & DelegateConvertible>(_ type: P.Type, make: () -> P) -> P
+  where P.ProxiedDelegate == any ProbeDelegate {
+    delegateSlot.install(type, make: make)
   }
 
   @discardableResult
-  func remove(_ proxy: DelegateProxy<any ProbeDelegate>) -> Bool { delegateSlot.remove(proxy, delegate: delegate) }
+  func remove(_ proxy: DelegateProxy<any ProbeDelegate>) -> Bool { delegateSlot.remove(proxy) }
 
   /// The host's own use of `shouldSelect`: no delegate means "yes".
   func select(_ row: Int) -> Bool { target?.shouldSelect(row) ?? true }

@@ -54,31 +54,33 @@ enum ProxyMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// - Returns: The hook log the before and after hooks write into (empty unless hooked).
 @MainActor
 @discardableResult
-func apply<Host: DelegateHosting, Proxy: DelegateProxy<Host.Delegate> & EveryMethodHooking>(
+func apply<
+  Host: DelegateHosting, Proxy: DelegateProxy<Host.Delegate> & EveryMethodHooking & DelegateConvertible
+>(
   _ mode: ProxyMode, to host: Host, make: @autoclosure () -> Proxy, setDelegate: () -> Void
-) throws -> RecordingLog {
+) throws -> RecordingLog where Proxy.ProxiedDelegate == Host.Delegate {
   let hookLog = RecordingLog()
   switch mode {
   case .direct:
     setDelegate()
   case .proxy:
     setDelegate()
-    try host.installProxy(make())
+    host.installProxy(make())
   case .hooked:
     setDelegate()
-    let proxy = try host.installProxy(make())
+    let proxy = host.installProxy(make())
     let tokens = try proxy.hookEveryMethod { hookLog.append($0) }
     #expect(tokens.count == 3 * proxy.hooks.methods.count)
     #expect(Set(tokens.map(\.selector)) == Set(proxy.hooks.methods.map(\.selector)))
   case .hookedByName:
     setDelegate()
-    let proxy = try host.installProxy(make())
+    let proxy = host.installProxy(make())
     for method in proxy.hooks.methods {
       try proxy.hooks.addHook(for: method.selector, at: .before) { hookLog.append("before \($0.selector)") }
       try proxy.hooks.addHook(for: method.selector, at: .after) { hookLog.append("after \($0.selector)") }
     }
   case .proxyFirst:
-    try host.installProxy(make())
+    host.installProxy(make())
     setDelegate()
   }
   return hookLog

@@ -18,7 +18,7 @@ import Foundation
 ///   print("cache(_:willEvictObject:)")
 /// }
 /// ```
-final class NSCacheDelegateProxy: DelegateProxy<any NSCacheDelegate>, TypedDelegateProxy {
+final class NSCacheDelegateProxy: DelegateProxy<any NSCacheDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of `NSCacheDelegate`.
   struct Methods: DelegateMethodTable {
     /// `cache(_:willEvictObject:)`.
@@ -30,6 +30,9 @@ final class NSCacheDelegateProxy: DelegateProxy<any NSCacheDelegate>, TypedDeleg
 
   /// The methods of `NSCacheDelegate`, declared once.
   static let methods = Methods()
+
+  /// This proxy as `NSCacheDelegate`, for the install APIs.
+  var asDelegate: any NSCacheDelegate { self }
 }
 
 extension NSCacheDelegateProxy: NSCacheDelegate {

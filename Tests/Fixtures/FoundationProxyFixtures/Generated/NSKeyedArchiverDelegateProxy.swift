@@ -19,7 +19,9 @@ import Foundation
 ///   print("archiver(_:didEncode:)")
 /// }
 /// ```
-final class NSKeyedArchiverDelegateProxy: DelegateProxy<any NSKeyedArchiverDelegate>, TypedDelegateProxy {
+final class NSKeyedArchiverDelegateProxy: DelegateProxy<any NSKeyedArchiverDelegate>, TypedDelegateProxy,
+  DelegateConvertible
+{
   /// The methods of `NSKeyedArchiverDelegate`.
   struct Methods: DelegateMethodTable {
     /// `archiver(_:didEncode:)`.
@@ -39,6 +41,9 @@ final class NSKeyedArchiverDelegateProxy: DelegateProxy<any NSKeyedArchiverDeleg
 
   /// The methods of `NSKeyedArchiverDelegate`, declared once.
   static let methods = Methods()
+
+  /// This proxy as `NSKeyedArchiverDelegate`, for the install APIs.
+  var asDelegate: any NSKeyedArchiverDelegate { self }
 }
 
 extension NSKeyedArchiverDelegateProxy: NSKeyedArchiverDelegate {

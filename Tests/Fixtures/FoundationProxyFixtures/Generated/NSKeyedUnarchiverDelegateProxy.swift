@@ -19,7 +19,9 @@ import Foundation
 ///   print("unarchiver(_:cannotDecodeObjectOfClassName:originalClasses:)")
 /// }
 /// ```
-final class NSKeyedUnarchiverDelegateProxy: DelegateProxy<any NSKeyedUnarchiverDelegate>, TypedDelegateProxy {
+final class NSKeyedUnarchiverDelegateProxy: DelegateProxy<any NSKeyedUnarchiverDelegate>, TypedDelegateProxy,
+  DelegateConvertible
+{
   /// The methods of `NSKeyedUnarchiverDelegate`.
   struct Methods: DelegateMethodTable {
     /// `unarchiver(_:cannotDecodeObjectOfClassName:originalClasses:)`.
@@ -40,6 +42,9 @@ final class NSKeyedUnarchiverDelegateProxy: DelegateProxy<any NSKeyedUnarchiverD
 
   /// The methods of `NSKeyedUnarchiverDelegate`, declared once.
   static let methods = Methods()
+
+  /// This proxy as `NSKeyedUnarchiverDelegate`, for the install APIs.
+  var asDelegate: any NSKeyedUnarchiverDelegate { self }
 }
 
 extension NSKeyedUnarchiverDelegateProxy: NSKeyedUnarchiverDelegate {

@@ -18,7 +18,7 @@ import Foundation
 ///   print("handle(_:)")
 /// }
 /// ```
-final class PortDelegateProxy: DelegateProxy<any PortDelegate>, TypedDelegateProxy {
+final class PortDelegateProxy: DelegateProxy<any PortDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of `PortDelegate`.
   struct Methods: DelegateMethodTable {
     /// `handle(_:)`.
@@ -30,6 +30,9 @@ final class PortDelegateProxy: DelegateProxy<any PortDelegate>, TypedDelegatePro
 
   /// The methods of `PortDelegate`, declared once.
   static let methods = Methods()
+
+  /// This proxy as `PortDelegate`, for the install APIs.
+  var asDelegate: any PortDelegate { self }
 }
 
 extension PortDelegateProxy: PortDelegate {

@@ -19,7 +19,7 @@ import Foundation
 ///   print("stream(_:handle:)")
 /// }
 /// ```
-final class StreamDelegateProxy: DelegateProxy<any StreamDelegate>, TypedDelegateProxy {
+final class StreamDelegateProxy: DelegateProxy<any StreamDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of `StreamDelegate`.
   struct Methods: DelegateMethodTable {
     /// `stream(_:handle:)`.
@@ -31,6 +31,9 @@ final class StreamDelegateProxy: DelegateProxy<any StreamDelegate>, TypedDelegat
 
   /// The methods of `StreamDelegate`, declared once.
   static let methods = Methods()
+
+  /// This proxy as `StreamDelegate`, for the install APIs.
+  var asDelegate: any StreamDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

@@ -24,7 +24,7 @@ import Foundation
 /// }
 /// ```
 final class URLSessionDataDelegateProxy: SendableDelegateProxy<any URLSessionDataDelegate>, SendableTypedDelegateProxy,
-  @unchecked Sendable
+  DelegateConvertible, @unchecked Sendable
 {
   /// The methods of `URLSessionDataDelegate`, with those of `URLSessionTaskDelegate` under `urlSessionTask`.
   struct Methods: DelegateMethodTable {
@@ -56,6 +56,9 @@ final class URLSessionDataDelegateProxy: SendableDelegateProxy<any URLSessionDat
 
   /// The methods of `URLSessionDataDelegate`, declared once.
   static let methods = Methods()
+
+  /// This proxy as `URLSessionDataDelegate`, for the install APIs.
+  var asDelegate: any URLSessionDataDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

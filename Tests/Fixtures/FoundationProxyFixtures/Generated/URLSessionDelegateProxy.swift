@@ -24,7 +24,7 @@ import Foundation
 /// }
 /// ```
 final class URLSessionDelegateProxy: SendableDelegateProxy<any URLSessionDelegate>, SendableTypedDelegateProxy,
-  @unchecked Sendable
+  DelegateConvertible, @unchecked Sendable
 {
   /// The methods of `URLSessionDelegate`.
   struct Methods: DelegateMethodTable {
@@ -43,6 +43,9 @@ final class URLSessionDelegateProxy: SendableDelegateProxy<any URLSessionDelegat
 
   /// The methods of `URLSessionDelegate`, declared once.
   static let methods = Methods()
+
+  /// This proxy as `URLSessionDelegate`, for the install APIs.
+  var asDelegate: any URLSessionDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

@@ -24,7 +24,7 @@ import Foundation
 /// }
 /// ```
 final class URLSessionStreamDelegateProxy: SendableDelegateProxy<any URLSessionStreamDelegate>,
-  SendableTypedDelegateProxy, @unchecked Sendable
+  SendableTypedDelegateProxy, DelegateConvertible, @unchecked Sendable
 {
   /// The methods of `URLSessionStreamDelegate`, with those of `URLSessionTaskDelegate` under
   /// `urlSessionTask`.
@@ -48,6 +48,9 @@ final class URLSessionStreamDelegateProxy: SendableDelegateProxy<any URLSessionS
 
   /// The methods of `URLSessionStreamDelegate`, declared once.
   static let methods = Methods()
+
+  /// This proxy as `URLSessionStreamDelegate`, for the install APIs.
+  var asDelegate: any URLSessionStreamDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

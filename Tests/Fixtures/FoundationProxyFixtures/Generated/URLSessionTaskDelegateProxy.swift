@@ -24,7 +24,7 @@ import Foundation
 /// }
 /// ```
 final class URLSessionTaskDelegateProxy: SendableDelegateProxy<any URLSessionTaskDelegate>, SendableTypedDelegateProxy,
-  @unchecked Sendable
+  DelegateConvertible, @unchecked Sendable
 {
   /// The methods of `URLSessionTaskDelegate`, with those of `URLSessionDelegate` under `urlSession`.
   struct Methods: DelegateMethodTable {
@@ -63,6 +63,9 @@ final class URLSessionTaskDelegateProxy: SendableDelegateProxy<any URLSessionTas
 
   /// The methods of `URLSessionTaskDelegate`, declared once.
   static let methods = Methods()
+
+  /// This proxy as `URLSessionTaskDelegate`, for the install APIs.
+  var asDelegate: any URLSessionTaskDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

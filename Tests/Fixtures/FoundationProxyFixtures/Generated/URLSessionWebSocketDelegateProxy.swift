@@ -24,7 +24,7 @@ import Foundation
 /// }
 /// ```
 final class URLSessionWebSocketDelegateProxy: SendableDelegateProxy<any URLSessionWebSocketDelegate>,
-  SendableTypedDelegateProxy, @unchecked Sendable
+  SendableTypedDelegateProxy, DelegateConvertible, @unchecked Sendable
 {
   /// The methods of `URLSessionWebSocketDelegate`, with those of `URLSessionTaskDelegate` under
   /// `urlSessionTask`.
@@ -45,6 +45,9 @@ final class URLSessionWebSocketDelegateProxy: SendableDelegateProxy<any URLSessi
 
   /// The methods of `URLSessionWebSocketDelegate`, declared once.
   static let methods = Methods()
+
+  /// This proxy as `URLSessionWebSocketDelegate`, for the install APIs.
+  var asDelegate: any URLSessionWebSocketDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

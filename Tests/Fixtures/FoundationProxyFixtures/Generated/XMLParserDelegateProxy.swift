@@ -24,7 +24,7 @@ import Foundation
 ///   print("parser(_:didEndElement:namespaceURI:qualifiedName:)")
 /// }
 /// ```
-final class XMLParserDelegateProxy: DelegateProxy<any XMLParserDelegate>, TypedDelegateProxy {
+final class XMLParserDelegateProxy: DelegateProxy<any XMLParserDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of `XMLParserDelegate`.
   struct Methods: DelegateMethodTable {
     /// `parser(_:didEndElement:namespaceURI:qualifiedName:)`.
@@ -85,6 +85,9 @@ final class XMLParserDelegateProxy: DelegateProxy<any XMLParserDelegate>, TypedD
 
   /// The methods of `XMLParserDelegate`, declared once.
   static let methods = Methods()
+
+  /// This proxy as `XMLParserDelegate`, for the install APIs.
+  var asDelegate: any XMLParserDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

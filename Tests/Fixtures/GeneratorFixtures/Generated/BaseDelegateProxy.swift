@@ -18,7 +18,7 @@ import DelegateProxyKit
 ///   print("baseDidChange(_:)")
 /// }
 /// ```
-public final class BaseDelegateProxy: DelegateProxy<any BaseDelegate>, TypedDelegateProxy {
+public final class BaseDelegateProxy: DelegateProxy<any BaseDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of ``BaseDelegate``.
   public struct Methods: DelegateMethodTable {
     /// `baseDidChange(_:)`.
@@ -32,6 +32,9 @@ public final class BaseDelegateProxy: DelegateProxy<any BaseDelegate>, TypedDele
 
   /// The methods of ``BaseDelegate``, declared once.
   public static let methods = Methods()
+
+  /// This proxy as ``BaseDelegate``, for the install APIs.
+  public var asDelegate: any BaseDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

@@ -18,7 +18,7 @@ import DelegateProxyKit
 ///   print("counter(_:adjust:)")
 /// }
 /// ```
-public final class CounterDelegateProxy: DelegateProxy<any CounterDelegate>, TypedDelegateProxy {
+public final class CounterDelegateProxy: DelegateProxy<any CounterDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of ``CounterDelegate``.
   public struct Methods: DelegateMethodTable {
     /// `counter(_:adjust:)`.
@@ -34,6 +34,9 @@ public final class CounterDelegateProxy: DelegateProxy<any CounterDelegate>, Typ
 
   /// The methods of ``CounterDelegate``, declared once.
   public static let methods = Methods()
+
+  /// This proxy as ``CounterDelegate``, for the install APIs.
+  public var asDelegate: any CounterDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

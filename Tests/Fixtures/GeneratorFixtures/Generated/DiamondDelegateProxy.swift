@@ -19,7 +19,7 @@ import DelegateProxyKit
 ///   print("diamond(_:)")
 /// }
 /// ```
-package final class DiamondDelegateProxy: DelegateProxy<any DiamondDelegate>, TypedDelegateProxy {
+package final class DiamondDelegateProxy: DelegateProxy<any DiamondDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of ``DiamondDelegate``, with those of ``RefinedDelegate`` under `refined`.
   package struct Methods: DelegateMethodTable {
     /// `diamond(_:)`.
@@ -35,6 +35,9 @@ package final class DiamondDelegateProxy: DelegateProxy<any DiamondDelegate>, Ty
 
   /// The methods of ``DiamondDelegate``, declared once.
   package static let methods = Methods()
+
+  /// This proxy as ``DiamondDelegate``, for the install APIs.
+  package var asDelegate: any DiamondDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

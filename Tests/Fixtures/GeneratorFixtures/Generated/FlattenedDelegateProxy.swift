@@ -17,7 +17,7 @@ import DelegateProxyKit
 ///   print("childDidAppear(_:)")
 /// }
 /// ```
-final class FlattenedDelegateProxy: DelegateProxy<any FlattenedDelegate>, TypedDelegateProxy {
+final class FlattenedDelegateProxy: DelegateProxy<any FlattenedDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of ``FlattenedDelegate``.
   struct Methods: DelegateMethodTable {
     /// `childDidAppear(_:)`.
@@ -31,6 +31,9 @@ final class FlattenedDelegateProxy: DelegateProxy<any FlattenedDelegate>, TypedD
 
   /// The methods of ``FlattenedDelegate``, declared once.
   static let methods = Methods()
+
+  /// This proxy as ``FlattenedDelegate``, for the install APIs.
+  var asDelegate: any FlattenedDelegate { self }
 }
 
 extension FlattenedDelegateProxy: FlattenedDelegate {

@@ -19,7 +19,9 @@ import DelegateProxyKit
 ///   print("sinkDidStart(_:)")
 /// }
 /// ```
-public final class KitchenSinkDelegateProxy: DelegateProxy<any KitchenSinkDelegate>, TypedDelegateProxy {
+public final class KitchenSinkDelegateProxy: DelegateProxy<any KitchenSinkDelegate>, TypedDelegateProxy,
+  DelegateConvertible
+{
   /// The methods of ``KitchenSinkDelegate``.
   public struct Methods: DelegateMethodTable {
     /// `sinkDidStart(_:)`.
@@ -71,6 +73,9 @@ public final class KitchenSinkDelegateProxy: DelegateProxy<any KitchenSinkDelega
 
   /// The methods of ``KitchenSinkDelegate``, declared once.
   public static let methods = Methods()
+
+  /// This proxy as ``KitchenSinkDelegate``, for the install APIs.
+  public var asDelegate: any KitchenSinkDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

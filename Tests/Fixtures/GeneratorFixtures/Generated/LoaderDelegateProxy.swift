@@ -19,7 +19,7 @@ import DelegateProxyKit
 ///   print("loaderWillLoad(_:)")
 /// }
 /// ```
-public final class LoaderDelegateProxy: DelegateProxy<any LoaderDelegate>, TypedDelegateProxy {
+public final class LoaderDelegateProxy: DelegateProxy<any LoaderDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of ``LoaderDelegate``.
   public struct Methods: DelegateMethodTable {
     /// `loaderWillLoad(_:)`.
@@ -43,6 +43,9 @@ public final class LoaderDelegateProxy: DelegateProxy<any LoaderDelegate>, Typed
 
   /// The methods of ``LoaderDelegate``, declared once.
   public static let methods = Methods()
+
+  /// This proxy as ``LoaderDelegate``, for the install APIs.
+  public var asDelegate: any LoaderDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

@@ -19,7 +19,7 @@ import DelegateProxyKit
 ///   print("plainValue(_:)")
 /// }
 /// ```
-final class PlainDelegateProxy: DelegateProxy<any PlainDelegate>, TypedDelegateProxy {
+final class PlainDelegateProxy: DelegateProxy<any PlainDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of ``PlainDelegate``.
   struct Methods: DelegateMethodTable {
     /// `plainValue(_:)`.
@@ -39,6 +39,9 @@ final class PlainDelegateProxy: DelegateProxy<any PlainDelegate>, TypedDelegateP
 
   /// The methods of ``PlainDelegate``, declared once.
   static let methods = Methods()
+
+  /// This proxy as ``PlainDelegate``, for the install APIs.
+  var asDelegate: any PlainDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

@@ -19,7 +19,7 @@ import DelegateProxyKit
 ///   print("refined(_:)")
 /// }
 /// ```
-package final class RefinedDelegateProxy: DelegateProxy<any RefinedDelegate>, TypedDelegateProxy {
+package final class RefinedDelegateProxy: DelegateProxy<any RefinedDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of ``RefinedDelegate``, with those of ``BaseDelegate`` under `base`.
   package struct Methods: DelegateMethodTable {
     /// `refined(_:)`.
@@ -33,6 +33,9 @@ package final class RefinedDelegateProxy: DelegateProxy<any RefinedDelegate>, Ty
 
   /// The methods of ``RefinedDelegate``, declared once.
   package static let methods = Methods()
+
+  /// This proxy as ``RefinedDelegate``, for the install APIs.
+  package var asDelegate: any RefinedDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

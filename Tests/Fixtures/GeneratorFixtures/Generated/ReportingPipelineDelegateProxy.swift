@@ -19,7 +19,9 @@ import DelegateProxyKit
 ///   print("reportingPipeline(_:numberOfRowsForSectionNamed:includingArchivedEntries:excludingEntriesOlderThan:groupedByCategoryIdentifier:withPreferredPageSize:)")
 /// }
 /// ```
-public final class ReportingPipelineDelegateProxy: DelegateProxy<any ReportingPipelineDelegate>, TypedDelegateProxy {
+public final class ReportingPipelineDelegateProxy: DelegateProxy<any ReportingPipelineDelegate>, TypedDelegateProxy,
+  DelegateConvertible
+{
   /// The methods of ``ReportingPipelineDelegate``.
   public struct Methods: DelegateMethodTable {
     /// `reportingPipeline(_:numberOfRowsForSectionNamed:includingArchivedEntries:excludingEntriesOlderThan:groupedByCategoryIdentifier:withPreferredPageSize:)`.
@@ -41,6 +43,9 @@ public final class ReportingPipelineDelegateProxy: DelegateProxy<any ReportingPi
 
   /// The methods of ``ReportingPipelineDelegate``, declared once.
   public static let methods = Methods()
+
+  /// This proxy as ``ReportingPipelineDelegate``, for the install APIs.
+  public var asDelegate: any ReportingPipelineDelegate { self }
 }
 
 extension ReportingPipelineDelegateProxy: ReportingPipelineDelegate {

@@ -19,7 +19,7 @@ import DelegateProxyKit
 ///   print("title")
 /// }
 /// ```
-public final class SettingsDelegateProxy: DelegateProxy<any SettingsDelegate>, TypedDelegateProxy {
+public final class SettingsDelegateProxy: DelegateProxy<any SettingsDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of ``SettingsDelegate``.
   public struct Methods: DelegateMethodTable {
     /// The getter of `title`.
@@ -43,6 +43,9 @@ public final class SettingsDelegateProxy: DelegateProxy<any SettingsDelegate>, T
 
   /// The methods of ``SettingsDelegate``, declared once.
   public static let methods = Methods()
+
+  /// This proxy as ``SettingsDelegate``, for the install APIs.
+  public var asDelegate: any SettingsDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

@@ -18,7 +18,7 @@ import DelegateProxyKit
 ///   print("sibling(_:)")
 /// }
 /// ```
-package final class SiblingDelegateProxy: DelegateProxy<any SiblingDelegate>, TypedDelegateProxy {
+package final class SiblingDelegateProxy: DelegateProxy<any SiblingDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of ``SiblingDelegate``, with those of ``BaseDelegate`` under `base`.
   package struct Methods: DelegateMethodTable {
     /// `sibling(_:)`.
@@ -32,6 +32,9 @@ package final class SiblingDelegateProxy: DelegateProxy<any SiblingDelegate>, Ty
 
   /// The methods of ``SiblingDelegate``, declared once.
   package static let methods = Methods()
+
+  /// This proxy as ``SiblingDelegate``, for the install APIs.
+  package var asDelegate: any SiblingDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.

@@ -18,7 +18,7 @@ import DelegateProxyKit
 ///   print("databaseDidChange()")
 /// }
 /// ```
-public final class StoreDelegateProxy: DelegateProxy<any StoreDelegate>, TypedDelegateProxy {
+public final class StoreDelegateProxy: DelegateProxy<any StoreDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of ``StoreDelegate``.
   public struct Methods: DelegateMethodTable {
     /// `databaseDidChange()`.
@@ -46,6 +46,9 @@ public final class StoreDelegateProxy: DelegateProxy<any StoreDelegate>, TypedDe
 
   /// The methods of ``StoreDelegate``, declared once.
   public static let methods = Methods()
+
+  /// This proxy as ``StoreDelegate``, for the install APIs.
+  public var asDelegate: any StoreDelegate { self }
 }
 
 extension StoreDelegateProxy: StoreDelegate {
