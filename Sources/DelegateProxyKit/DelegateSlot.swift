@@ -47,7 +47,7 @@ public final class DelegateSlot<Delegate> {
   private var links: [Link] = []
 
   /// The host's delegate, the chain's end, as ``delegateDidChange(to:)`` last gave it.
-  private var delegate = WeakReference<Delegate>()
+  private let delegate = WeakReference<Delegate>()
 
   /// Told after each change of the chain, in the order they were added.
   private var observers: [(id: ObserverID, onChange: () -> Void)] = []
@@ -63,10 +63,6 @@ public final class DelegateSlot<Delegate> {
 
   /// Creates an empty slot.
   public init() {}
-
-  deinit {
-    delegate.deallocate()
-  }
 
   /// The installed proxies, outermost first.
   public var proxies: [DelegateProxy<Delegate>] { links.reversed().map(\.proxy) }

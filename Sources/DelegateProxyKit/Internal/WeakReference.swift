@@ -3,29 +3,30 @@
 /// It keeps a weak reference to the value's object beside a bitwise copy of the value that owns no
 /// reference (for a protocol type, the object and its witness tables), and reads the copy only
 /// while the weak reference yields the object: the same semantics as a `weak var` of the concrete
-/// type, at the cost of one weak load and one copy, with no dynamic cast. A value that is not a
-/// class instance has no weak reference to it: its box (`value as AnyObject`) is returned by
-/// ``store(_:)`` for the owner to retain, or the value is gone at once.
+/// type, at the cost of one weak load, with no dynamic cast. A value that is not a class instance
+/// has no weak reference to it: its box (`value as AnyObject`) is returned by ``store(_:)`` for the
+/// owner to retain, or the value is gone at once.
 ///
-/// Not thread-safe: its owner reads and writes it from one isolation, or under a lock. The owner
-/// calls ``deallocate()`` once, from its `deinit`.
+/// A class, not a struct: reading a property of a struct that holds a `weak` variable copies it,
+/// and copying a weak reference costs two atomic operations on the object's side table per read.
+/// Not thread-safe: its owner reads and writes it from one isolation, or under a lock.
 @usableFromInline
-internal struct WeakReference<Value> {
+internal final class WeakReference<Value> {
   /// The value's object; `nil` once it is gone, and the bits are then not read.
-  @usableFromInline internal weak var object: AnyObject?
+  @exclusivity(unchecked) @usableFromInline internal weak var object: AnyObject?
   /// The bitwise copy of the value, valid while ``object`` is alive.
   @usableFromInline internal let bits: UnsafeMutableRawPointer
   /// Whether the value is ``object`` itself (a class instance, or an existential holding one): its
   /// one reference is then the object, and a read hands it the weak load's strong reference.
-  @usableFromInline internal var isObject = false
+  @exclusivity(unchecked) @usableFromInline internal var isObject = false
 
   /// Creates an empty reference, with storage for one value.
   internal init() {
     bits = .allocate(byteCount: Swift.max(MemoryLayout<Value>.size, 1), alignment: MemoryLayout<Value>.alignment)
   }
 
-  /// Frees the storage; the bits own no reference, so there is nothing to deinitialise.
-  internal func deallocate() {
+  deinit {
+    // The bits own no reference: there is nothing to deinitialise.
     bits.deallocate()
   }
 
@@ -51,7 +52,7 @@ internal struct WeakReference<Value> {
 
   /// Refers to `newValue` (or to nothing for `nil`) and returns the object the reference points
   /// at, for an owner that retains the value to keep alive.
-  internal mutating func store(_ newValue: Value?) -> AnyObject? {
+  internal func store(_ newValue: Value?) -> AnyObject? {
     guard let newValue else {
       object = nil
       return nil

@@ -54,7 +54,7 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
   @exclusivity(unchecked) @usableFromInline internal final var proxyForwardee: Delegate?
   /// The forwardee when it is a delegate, held weakly. Written only where the forwardee is written
   /// (from the proxy's isolation, or under the lock of a ``SendableDelegateProxy``).
-  @exclusivity(unchecked) @usableFromInline internal final var weakForwardeeReference = WeakReference<Delegate>()
+  @usableFromInline internal final let weakForwardeeReference = WeakReference<Delegate>()
 
   /// Creates a proxy.
   ///
@@ -65,10 +65,6 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
     self.retainsForwardee = retainsForwardee
     super.init()
     if let forwardee { self.forwardee = forwardee }
-  }
-
-  deinit {
-    weakForwardeeReference.deallocate()
   }
 
   /// The forwardee when it is a delegate held weakly: `nil` once the delegate is gone.
