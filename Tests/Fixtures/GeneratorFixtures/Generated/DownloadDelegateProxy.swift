@@ -18,7 +18,7 @@ import DelegateProxyKit
 ///   print("downloadDidFinish(_:bytes:)")
 /// }
 /// ```
-final class DownloadDelegateProxy: DelegateProxy<any DownloadDelegate>, TypedDelegateProxy {
+final class DownloadDelegateProxy: DelegateProxy<any DownloadDelegate>, TypedDelegateProxy, DelegateConvertible {
   /// The methods of ``DownloadDelegate``.
   struct Methods: DelegateMethodTable {
     /// `downloadDidFinish(_:bytes:)`.
@@ -34,6 +34,9 @@ final class DownloadDelegateProxy: DelegateProxy<any DownloadDelegate>, TypedDel
 
   /// The methods of ``DownloadDelegate``, declared once.
   static let methods = Methods()
+
+  /// This proxy as ``DownloadDelegate``, for the install APIs.
+  var asDelegate: any DownloadDelegate { self }
 }
 
 extension DownloadDelegateProxy: DownloadDelegate {
