@@ -63,7 +63,7 @@ func shapeLoop(_ shape: MethodShape, _ path: ShapePath) -> @MainActor @Sendable 
   host.delegate = delegate
   let counter = BenchCounter()
   if path != .direct {
-    let proxy = try! host.installProxy(ShapesProxy())
+    let proxy = host.installProxy(ShapesProxy())
     if path == .proxyAfterHook {
       switch shape {
       case .throwing:
@@ -164,14 +164,10 @@ final class ShapesProxy: DelegateProxy<any ShapesDelegate>, TypedDelegateProxy {
     let seven = DelegateMethod<ShapesHost, Int, Int, Int, Int, Int, Int, Void>("host(_:seven:_:_:_:_:_:)")
   }
   static let methods = Methods()
-  private weak var target: (any ShapesDelegate)?
-  override var weakForwardee: (any ShapesDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
-extension ShapesProxy: ShapesDelegate {
+extension ShapesProxy: ShapesDelegate, DelegateConvertible {
+  var asDelegate: any ShapesDelegate { self }
   func host(_ host: ShapesHost, validate value: Int) throws -> Int {
     try forward(Self.methods.validate, host, value, orElse: 0) { try $0.host($1, validate: $2) }
   }

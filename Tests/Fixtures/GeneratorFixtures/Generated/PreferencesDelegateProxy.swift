@@ -19,7 +19,9 @@ import DelegateProxyKit
 ///   print("value(forKey:)")
 /// }
 /// ```
-public final class PreferencesDelegateProxy: DelegateProxy<any PreferencesDelegate>, TypedDelegateProxy {
+public final class PreferencesDelegateProxy: DelegateProxy<any PreferencesDelegate>, TypedDelegateProxy,
+  DelegateConvertible
+{
   /// The methods of ``PreferencesDelegate``.
   public struct Methods: DelegateMethodTable {
     /// `value(forKey:)`.
@@ -51,13 +53,8 @@ public final class PreferencesDelegateProxy: DelegateProxy<any PreferencesDelega
   /// The methods of ``PreferencesDelegate``, declared once.
   public static let methods = Methods()
 
-  @exclusivity(unchecked) private weak var target: (any PreferencesDelegate)?
-
-  /// The weak storage of the forwardee.
-  public override var weakForwardee: (any PreferencesDelegate)? {
-    get { target }
-    set { target = newValue }
-  }
+  /// This proxy as ``PreferencesDelegate``, for the install APIs.
+  public var asDelegate: any PreferencesDelegate { self }
 
   /// A delegate that implements only what no protocol extension implements, so its methods answer with the
   /// protocol's default implementations: what the proxy answers without a forwardee.
