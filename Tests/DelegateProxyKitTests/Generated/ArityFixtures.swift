@@ -265,12 +265,6 @@ class ArityProxy: DelegateProxy<any ArityProbe>, TypedDelegateProxy {
     >("asyncThrowingVoid7(_:_:_:_:_:_:_:)")
   }
   static let methods = Methods()
-
-  private weak var target: (any ArityProbe)?
-  override var weakForwardee: (any ArityProbe)? {
-    get { target }
-    set { target = newValue }
-  }
 }
 
 /// Type-wide hooks of the type-wide tests.
