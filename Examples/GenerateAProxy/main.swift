@@ -27,15 +27,15 @@ uploader.delegate = proxy
 // Typed hooks on the generated method table: the key paths are the names the generator derived
 // from each method (`uploader(_:shouldRetry:attempt:)` → `shouldRetry`).
 var checksums = 0
-try proxy.hookBefore(\.willStart) { _, file in print("hook: before willStart(\(file))") }
-try proxy.hookAfter(\.shouldRetry) { answer, _, file, attempt in
+proxy.hookBefore(\.willStart) { _, file in print("hook: before willStart(\(file))") }
+proxy.hookAfter(\.shouldRetry) { answer, _, file, attempt in
   print("hook: shouldRetry(\(file), attempt \(attempt)) answered \(answer)")
 }
-try proxy.hookAfter(\.checksum) { outcome, _, file in
+proxy.hookAfter(\.checksum) { outcome, _, file in
   checksums += 1
   if case .failure(let error) = outcome { print("hook: checksum of \(file) failed: \(error)") }
 }
-try proxy.hookAfter(\.didFinish) { _, file in print("hook: after didFinish(\(file))") }
+proxy.hookAfter(\.didFinish) { _, file in print("hook: after didFinish(\(file))") }
 
 await uploader.upload("holiday.mov", failures: 2)
 await uploader.upload("backup.zip", failures: 0)

@@ -42,10 +42,10 @@ final class NetworkTracer: Sendable {
   /// Installs the hooks on the proxy in front of the app's delegate. The hooks are `@Sendable`:
   /// URLSession calls them on its delegate queue.
   func install(on proxy: URLSessionDownloadDelegateProxy) throws {
-    try proxy.hookBefore(\.urlSessionTask.taskWillPerformHTTPRedirection) { _, task, _, _, _ in
+    proxy.hookBefore(\.urlSessionTask.taskWillPerformHTTPRedirection) { _, task, _, _, _ in
       self.state.withLock { $0.redirects[task.taskIdentifier, default: 0] += 1 }
     }
-    try proxy.hookAfter(\.urlSessionTask.taskDidCompleteWithError) { _, task, error in
+    proxy.hookAfter(\.urlSessionTask.taskDidCompleteWithError) { _, task, error in
       let now = self.clock.now
       self.state.withLock { state in
         let start = state.started.removeValue(forKey: task.taskIdentifier) ?? now

@@ -97,13 +97,13 @@ func runTracedDownloads(_ downloader: Downloader, appDelegate: AppDelegate) thro
   print("proxy installed; with no hooks a call costs a weak load and the forwarded call")
 
   // A `before` hook receives the method's own arguments, typed: no casts, no positions.
-  try proxy.hookBefore(\.didFinish) { file, bytes in
+  proxy.hookBefore(\.didFinish) { file, bytes in
     print("before hook: \(file) finished (\(bytes) bytes); the app delegate has not heard yet")
   }
 
   // An `instead` hook receives the rest of the call as `original`: here a policy caps retries at
   // one, whatever the app says, and asks the app otherwise.
-  try proxy.hookInstead(\.shouldRetry) { original, file, attempt in
+  proxy.hookInstead(\.shouldRetry) { original, file, attempt in
     guard attempt < 2 else {
       print("instead hook: attempt \(attempt) is over the limit; answering false without asking the app")
       return false
@@ -114,7 +114,7 @@ func runTracedDownloads(_ downloader: Downloader, appDelegate: AppDelegate) thro
   }
 
   // An `after` hook of a throwing method receives the outcome first, as a `Result`, then the arguments.
-  try proxy.hookAfter(\.verify) { outcome, file, _ in
+  proxy.hookAfter(\.verify) { outcome, file, _ in
     switch outcome {
     case .success(let accepted): print("after hook: \(file) verified: \(accepted)")
     case .failure(let error): print("after hook: verifying \(file) threw \(error)")

@@ -13,9 +13,13 @@ public enum DelegateProxyError: Error, Equatable, Sendable {
   /// The methods a proxy knows are the ones its ``DelegateMethodTable`` declares.
   case unknownSelector(selector: String, proxyType: String)
   /// A method's declaration is malformed: its selector is not spelled `name(label:…)` or names a
-  /// different number of arguments than its types. Thrown when a hook is installed on the method
-  /// or the dynamic layer looks it up, in every build configuration.
+  /// different number of arguments than its types. Thrown when the dynamic layer looks the method
+  /// up by name; a typed hook on it stops the program instead, as the table is source code (find
+  /// such defects in a test with ``MethodTableProxy/validateMethodTable()``).
   case invalidMethodDeclaration(selector: String, proxyType: String, reason: String)
+  /// ``MethodTableProxy/validateMethodTable()`` found entries of the proxy's method table that are
+  /// wrong: every one, in declaration order.
+  case invalidMethodTable(proxyType: String, defects: [MethodTableDefect])
   /// The dynamic layer (``Invocation``, string-keyed hooks, streams) was asked for a method whose
   /// arguments or result are not all `Sendable`; use a typed hook.
   case argumentsNotSendable(selector: String, proxyType: String)
@@ -52,6 +56,9 @@ extension DelegateProxyError: CustomStringConvertible {
       "\(proxyType) has no method '\(selector)'"
     case .invalidMethodDeclaration(let selector, let proxyType, let reason):
       "\(proxyType) declares '\(selector)' wrongly: \(reason)"
+    case .invalidMethodTable(let proxyType, let defects):
+      "\(proxyType).Methods has \(defects.count) wrong entr\(defects.count == 1 ? "y" : "ies"): "
+        + defects.map(\.description).joined(separator: "; ")
     case .argumentsNotSendable(let selector, let proxyType):
       "\(proxyType).\(selector) has arguments or a result that are not Sendable; use a typed hook"
     case .unsupportedEffects(let selector, let proxyType, let effects):

@@ -7,7 +7,7 @@ import Foundation
 /// knowing, or casting to, the kind of host that sent it.
 ///
 /// ```swift
-/// try proxy.hookAfter(\.didSelectRow) { list, indexPath in
+/// proxy.hookAfter(\.didSelectRow) { list, indexPath in
 ///   let selection = list.selectionContext(at: indexPath)
 ///   print(selection.cell?.textContent ?? "row not loaded", selection.indexPath)
 /// }

@@ -24,8 +24,8 @@ import Testing
     let proxy = ArityProxy(forwardee: delegate)
     var runs = 0
     if hooked {
-      _ = try method.hookBefore(proxy, false) { _ in runs += 1 }
-      _ = try method.hookAfter(proxy, false) { _, _ in runs += 1 }
+      _ = method.hookBefore(proxy, false) { _ in runs += 1 }
+      _ = method.hookAfter(proxy, false) { _, _ in runs += 1 }
     }
     for fails in [false, true] where fails == false || method.effects.throwsErrors {
       direct.fails = fails
@@ -54,10 +54,10 @@ import Testing
     let same: ([ArityArgument]) -> Bool = { received in
       received.count == arguments.count && zip(received, arguments).allSatisfy { $0 === $1 }
     }
-    _ = try method.hookBefore(proxy, false) { log.append("before 1 \(same($0))") }
-    _ = try method.hookBefore(proxy, false) { log.append("before 2 \(same($0))") }
-    _ = try method.hookAfter(proxy, false) { outcome, received in log.append("after 1 \(outcome) \(same(received))") }
-    _ = try method.hookAfter(proxy, false) { outcome, received in log.append("after 2 \(outcome) \(same(received))") }
+    _ = method.hookBefore(proxy, false) { log.append("before 1 \(same($0))") }
+    _ = method.hookBefore(proxy, false) { log.append("before 2 \(same($0))") }
+    _ = method.hookAfter(proxy, false) { outcome, received in log.append("after 1 \(outcome) \(same(received))") }
+    _ = method.hookAfter(proxy, false) { outcome, received in log.append("after 2 \(outcome) \(same(received))") }
     #if DEBUG
       let arityCalls = proxy.hooks.arityPathCalls.load(ordering: .relaxed)
       let packCalls = proxy.hooks.packPathCalls.load(ordering: .relaxed)
@@ -91,9 +91,9 @@ import Testing
     var before = 0
     var after = 0
     var instead = 0
-    _ = try method.hookBefore(proxy, true) { _ in before += 1 }
-    _ = try method.hookAfter(proxy, true) { _, _ in after += 1 }
-    _ = try method.hookInstead(proxy, true) { instead += 1 }
+    _ = method.hookBefore(proxy, true) { _ in before += 1 }
+    _ = method.hookAfter(proxy, true) { _, _ in after += 1 }
+    _ = method.hookInstead(proxy, true) { instead += 1 }
     for _ in 0..<3 { _ = await outcome(of: method, on: proxy, arguments) }
     #expect([before, after, instead] == [1, 1, 1])
     #expect(proxy.hooks.isEmpty)
@@ -107,10 +107,10 @@ import Testing
     let log = RecordingLog()
     let proxy = ArityTypeWideProxy(forwardee: ArityRecorder())
     let other = ArityTypeWideProxy(forwardee: ArityRecorder())
-    _ = try method.hookBefore(proxy, false) { _ in log.append("instance before") }
-    _ = try method.hookAfter(proxy, false) { _, _ in log.append("instance after") }
-    let before = try method.hookTypeWideBefore(false) { _ in log.append("type before") }
-    let after = try method.hookTypeWideAfter(false) { _, _ in log.append("type after") }
+    _ = method.hookBefore(proxy, false) { _ in log.append("instance before") }
+    _ = method.hookAfter(proxy, false) { _, _ in log.append("instance after") }
+    let before = method.hookTypeWideBefore(false) { _ in log.append("type before") }
+    let after = method.hookTypeWideAfter(false) { _, _ in log.append("type after") }
     defer {
       _ = try? before.remove()
       _ = try? after.remove()
@@ -162,11 +162,11 @@ import Testing
           }
           let token: HookToken?
           if (round + worker).isMultiple(of: 2) {
-            token = try? method.hookBefore(false) { received in
+            token = method.hookBefore(false) { received in
               check(received)
             }
           } else {
-            token = try? method.hookAfter(true) { value, received in
+            token = method.hookAfter(true) { value, received in
               check(received)
               if value != "\(expected)" { wrongArguments.increment() }
               onceFired.increment()

@@ -287,38 +287,38 @@ struct FuzzCase {
     let flag = hook.replacementFlag
     if let proxy {
       switch (hook.kind, hook.selector) {
-      case (.typedBefore, "one(_:)"): return try proxy.hookBefore(\.one, once: once) { _ in fired.append(label) }
+      case (.typedBefore, "one(_:)"): return proxy.hookBefore(\.one, once: once) { _ in fired.append(label) }
       case (.typedBefore, "height(forRow:)"):
-        return try proxy.hookBefore(\.height, once: once) { _ in fired.append(label) }
-      case (.typedBefore, _): return try proxy.hookBefore(\.shouldSelect, once: once) { _ in fired.append(label) }
-      case (.typedAfter, "one(_:)"): return try proxy.hookAfter(\.one, once: once) { _ in fired.append(label) }
+        return proxy.hookBefore(\.height, once: once) { _ in fired.append(label) }
+      case (.typedBefore, _): return proxy.hookBefore(\.shouldSelect, once: once) { _ in fired.append(label) }
+      case (.typedAfter, "one(_:)"): return proxy.hookAfter(\.one, once: once) { _ in fired.append(label) }
       case (.typedAfter, "height(forRow:)"):
-        return try proxy.hookAfter(\.height, once: once) { _, _ in fired.append(label) }
-      case (.typedAfter, _): return try proxy.hookAfter(\.shouldSelect, once: once) { _, _ in fired.append(label) }
+        return proxy.hookAfter(\.height, once: once) { _, _ in fired.append(label) }
+      case (.typedAfter, _): return proxy.hookAfter(\.shouldSelect, once: once) { _, _ in fired.append(label) }
       case (.typedProceedingInstead, "one(_:)"):
-        return try proxy.hookInstead(\.one, once: once) { original, a in
+        return proxy.hookInstead(\.one, once: once) { original, a in
           fired.append(label)
           original(a)
         }
       case (.typedProceedingInstead, "height(forRow:)"):
-        return try proxy.hookInstead(\.height, once: once) { original, row in
+        return proxy.hookInstead(\.height, once: once) { original, row in
           fired.append(label)
           return original(row)
         }
       case (.typedProceedingInstead, _):
-        return try proxy.hookInstead(\.shouldSelect, once: once) { original, row in
+        return proxy.hookInstead(\.shouldSelect, once: once) { original, row in
           fired.append(label)
           return original(row)
         }
       case (.typedReplacingInstead, "one(_:)"):
-        return try proxy.hookInstead(\.one, once: once) { _, _ in fired.append(label) }
+        return proxy.hookInstead(\.one, once: once) { _, _ in fired.append(label) }
       case (.typedReplacingInstead, "height(forRow:)"):
-        return try proxy.hookInstead(\.height, once: once) { _, _ in
+        return proxy.hookInstead(\.height, once: once) { _, _ in
           fired.append(label)
           return value
         }
       case (.typedReplacingInstead, _):
-        return try proxy.hookInstead(\.shouldSelect, once: once) { _, _ in
+        return proxy.hookInstead(\.shouldSelect, once: once) { _, _ in
           fired.append(label)
           return flag
         }
@@ -327,40 +327,40 @@ struct FuzzCase {
       }
     }
     switch (hook.kind, hook.selector) {
-    case (.typedBefore, "one(_:)"): return try FuzzProbeProxy.hookBefore(\.one, once: once) { _ in fired.append(label) }
+    case (.typedBefore, "one(_:)"): return FuzzProbeProxy.hookBefore(\.one, once: once) { _ in fired.append(label) }
     case (.typedBefore, "height(forRow:)"):
-      return try FuzzProbeProxy.hookBefore(\.height, once: once) { _ in fired.append(label) }
+      return FuzzProbeProxy.hookBefore(\.height, once: once) { _ in fired.append(label) }
     case (.typedBefore, _):
-      return try FuzzProbeProxy.hookBefore(\.shouldSelect, once: once) { _ in fired.append(label) }
-    case (.typedAfter, "one(_:)"): return try FuzzProbeProxy.hookAfter(\.one, once: once) { _ in fired.append(label) }
+      return FuzzProbeProxy.hookBefore(\.shouldSelect, once: once) { _ in fired.append(label) }
+    case (.typedAfter, "one(_:)"): return FuzzProbeProxy.hookAfter(\.one, once: once) { _ in fired.append(label) }
     case (.typedAfter, "height(forRow:)"):
-      return try FuzzProbeProxy.hookAfter(\.height, once: once) { _, _ in fired.append(label) }
+      return FuzzProbeProxy.hookAfter(\.height, once: once) { _, _ in fired.append(label) }
     case (.typedAfter, _):
-      return try FuzzProbeProxy.hookAfter(\.shouldSelect, once: once) { _, _ in fired.append(label) }
+      return FuzzProbeProxy.hookAfter(\.shouldSelect, once: once) { _, _ in fired.append(label) }
     case (.typedProceedingInstead, "one(_:)"):
-      return try FuzzProbeProxy.hookInstead(\.one, once: once) { original, a in
+      return FuzzProbeProxy.hookInstead(\.one, once: once) { original, a in
         fired.append(label)
         original(a)
       }
     case (.typedProceedingInstead, "height(forRow:)"):
-      return try FuzzProbeProxy.hookInstead(\.height, once: once) { original, row in
+      return FuzzProbeProxy.hookInstead(\.height, once: once) { original, row in
         fired.append(label)
         return original(row)
       }
     case (.typedProceedingInstead, _):
-      return try FuzzProbeProxy.hookInstead(\.shouldSelect, once: once) { original, row in
+      return FuzzProbeProxy.hookInstead(\.shouldSelect, once: once) { original, row in
         fired.append(label)
         return original(row)
       }
     case (.typedReplacingInstead, "one(_:)"):
-      return try FuzzProbeProxy.hookInstead(\.one, once: once) { _, _ in fired.append(label) }
+      return FuzzProbeProxy.hookInstead(\.one, once: once) { _, _ in fired.append(label) }
     case (.typedReplacingInstead, "height(forRow:)"):
-      return try FuzzProbeProxy.hookInstead(\.height, once: once) { _, _ in
+      return FuzzProbeProxy.hookInstead(\.height, once: once) { _, _ in
         fired.append(label)
         return value
       }
     case (.typedReplacingInstead, _):
-      return try FuzzProbeProxy.hookInstead(\.shouldSelect, once: once) { _, _ in
+      return FuzzProbeProxy.hookInstead(\.shouldSelect, once: once) { _, _ in
         fired.append(label)
         return flag
       }

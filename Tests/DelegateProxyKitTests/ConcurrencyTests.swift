@@ -28,12 +28,10 @@ import Testing
           for round in 0..<300 {
             let token =
               (round + worker).isMultiple(of: 2)
-              ? try? shared.proxy.hookBefore(\.one) { _ in fired.increment() }
-              : try? shared.proxy.hookAfter(\.one) { _ in fired.increment() }
-            if let token {
-              installed.increment()
-              _ = try? token.remove()
-            }
+              ? shared.proxy.hookBefore(\.one) { _ in fired.increment() }
+              : shared.proxy.hookAfter(\.one) { _ in fired.increment() }
+            installed.increment()
+            _ = try? token.remove()
           }
         }
       }

@@ -85,7 +85,7 @@ private final class Cashier: SheetDelegate {
     sheet.delegate = cashier
     let proxy = sheet.installProxy(SheetDelegateProxy())
     var seen: [Int] = []
-    try proxy.hookAfter(\.didPay) { _, amount in seen.append(amount) }
+    proxy.hookAfter(\.didPay) { _, amount in seen.append(amount) }
 
     sheet.pay(40)
     sheet.pay(400)  // vetoed by the cashier, through the proxy
@@ -106,8 +106,8 @@ private final class Cashier: SheetDelegate {
     let outer = sheet.installProxy(AuditSheetProxy())
     var innerCalls = 0
     var outerCalls = 0
-    try inner.hookBefore(\.didPay) { _, _ in innerCalls += 1 }
-    try outer.hookBefore(\.didPay) { _, _ in outerCalls += 1 }
+    inner.hookBefore(\.didPay) { _, _ in innerCalls += 1 }
+    outer.hookBefore(\.didPay) { _, _ in outerCalls += 1 }
 
     sheet.pay(1)
     #expect(sheet.removeProxy(inner))
@@ -132,7 +132,7 @@ private final class Cashier: SheetDelegate {
     let cashier = Cashier()
     sheet.delegate = cashier
     let proxy = sheet.installProxy(SheetDelegateProxy())
-    let token = try proxy.hookInstead(\.shouldPay) { original, sheet, amount in
+    let token = proxy.hookInstead(\.shouldPay) { original, sheet, amount in
       amount == 7 ? false : original(sheet, amount * 10)
     }
 

@@ -52,8 +52,8 @@ import Testing
     let log = RecordingLog()
     let inner = host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
     let outer = host.install(OtherProbeProxy.self) { OtherProbeProxy() }
-    try inner.hookBefore(\.one) { _ in log.append("inner") }
-    try outer.hookBefore(\.one) { _ in log.append("outer") }
+    inner.hookBefore(\.one) { _ in log.append("inner") }
+    outer.hookBefore(\.one) { _ in log.append("outer") }
     host.tap(1)
     #expect(log.all == ["outer", "inner"])
     #expect(delegate.log == ["one 1"])
@@ -69,8 +69,8 @@ import Testing
     let log = RecordingLog()
     let inner = host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
     let outer = host.install(OtherProbeProxy.self) { OtherProbeProxy() }
-    try inner.hookBefore(\.one) { _ in log.append("inner") }
-    try outer.hookBefore(\.one) { _ in log.append("outer") }
+    inner.hookBefore(\.one) { _ in log.append("inner") }
+    outer.hookBefore(\.one) { _ in log.append("outer") }
 
     let (first, second): (DelegateProxy<any ProbeDelegate>, DelegateProxy<any ProbeDelegate>) =
       innerFirst ? (inner, outer) : (outer, inner)
@@ -93,7 +93,7 @@ import Testing
     let proxy = host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
     _ = host.install(OtherProbeProxy.self) { OtherProbeProxy() }
     let counter = Counter()
-    try proxy.hookAfter(\.one) { _ in counter.increment() }
+    proxy.hookAfter(\.one) { _ in counter.increment() }
 
     host.tap(1)
     host.delegate = second
@@ -120,8 +120,8 @@ import Testing
       host.delegate = delegate
       let proxy = host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
       let other = host.install(OtherProbeProxy.self) { OtherProbeProxy() }
-      try proxy.hookAfter(\.one) { [weak proxy] _ in _ = proxy?.hooks.count }
-      try other.hookBefore(\.one) { [unowned other] _ in _ = other.hooks.count }
+      proxy.hookAfter(\.one) { [weak proxy] _ in _ = proxy?.hooks.count }
+      other.hookBefore(\.one) { [unowned other] _ in _ = other.hooks.count }
       try proxy.hooks.addHook(for: "one(_:)", at: .before) { _ in _ = delegate.log }
       _ = try proxy.invocations(of: \.one)
       host.tap(1)
@@ -177,8 +177,8 @@ import Testing
     hostB.delegate = trackerA
     let countA = Counter()
     let countB = Counter()
-    try trackerA.hookAfter(\.one) { _ in countA.increment() }
-    try trackerB.hookAfter(\.one) { _ in countB.increment() }
+    trackerA.hookAfter(\.one) { _ in countA.increment() }
+    trackerB.hookAfter(\.one) { _ in countB.increment() }
 
     hostB.tap(1)
     #expect(countB.count == 1)

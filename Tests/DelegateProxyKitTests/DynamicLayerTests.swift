@@ -86,8 +86,8 @@ import Testing
     #expect(height === NestedProbeProxy.methods.rows.height)
     #expect(try proxy.hooks.method(named: "two(_:_:)") === NestedProbeProxy.methods.rows.deeper.two)
     var seen: [String] = []
-    try proxy.hookAfter(\.rows.height) { height, row in seen.append("typed \(row) -> \(String(describing: height))") }
-    try proxy.hookBefore(\.rows.deeper.two) { a, b in seen.append("typed two \(a) \(b)") }
+    proxy.hookAfter(\.rows.height) { height, row in seen.append("typed \(row) -> \(String(describing: height))") }
+    proxy.hookBefore(\.rows.deeper.two) { a, b in seen.append("typed two \(a) \(b)") }
     let named = RecordingLog()
     try proxy.hooks.addHook(for: "height(forRow:)", at: .after) { invocation in
       named.append("named \(try invocation.argument(0, as: Int.self))")
@@ -107,11 +107,11 @@ import Testing
     let node = Node(name: "leaf")
     var before: Node?
     var after: (result: String, node: Node)?
-    try proxy.hookBefore(\.visit) { node in
+    proxy.hookBefore(\.visit) { node in
       before = node
       node.visits += 10  // the hook may change the caller's object
     }
-    try proxy.hookAfter(\.visit) { result, node in after = (result, node) }
+    proxy.hookAfter(\.visit) { result, node in after = (result, node) }
     #expect(proxy.visit(node) == "visited leaf 11")
     #expect(before === node)
     #expect(after?.node === node && after?.result == "visited leaf 11")

@@ -48,24 +48,24 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
     let proxy = EffectsProxy(forwardee: delegate)
     var hookRuns = 0
     if hooked {
-      try proxy.hookBefore(\.charge) { _ in hookRuns += 1 }
-      try proxy.hookAfter(\.charge) { _, _ in hookRuns += 1 }
-      try proxy.hookBefore(\.validate) { _ in hookRuns += 1 }
-      try proxy.hookAfter(\.validate) { _, _ in hookRuns += 1 }
-      try proxy.hookBefore(\.prepare) { _ in hookRuns += 1 }
-      try proxy.hookAfter(\.prepare) { _ in hookRuns += 1 }
-      try proxy.hookBefore(\.fetch) { _ in hookRuns += 1 }
-      try proxy.hookAfter(\.fetch) { _, _ in hookRuns += 1 }
-      try proxy.hookBefore(\.total) { _ in hookRuns += 1 }
-      try proxy.hookAfter(\.total) { _, _ in hookRuns += 1 }
-      try proxy.hookBefore(\.frame) { _, _, _, _, _, _ in hookRuns += 1 }
-      try proxy.hookAfter(\.frame) { _, _, _, _, _, _, _ in hookRuns += 1 }
-      try proxy.hookBefore(\.discount) { _ in hookRuns += 1 }
-      try proxy.hookAfter(\.discount) { _, _ in hookRuns += 1 }
-      try proxy.hookBefore(\.visit) { _ in hookRuns += 1 }
-      try proxy.hookAfter(\.visit) { _, _ in hookRuns += 1 }
-      try proxy.hookBefore(\.refresh) { _ in hookRuns += 1 }
-      try proxy.hookAfter(\.refresh) { _, _ in hookRuns += 1 }
+      proxy.hookBefore(\.charge) { _ in hookRuns += 1 }
+      proxy.hookAfter(\.charge) { _, _ in hookRuns += 1 }
+      proxy.hookBefore(\.validate) { _ in hookRuns += 1 }
+      proxy.hookAfter(\.validate) { _, _ in hookRuns += 1 }
+      proxy.hookBefore(\.prepare) { _ in hookRuns += 1 }
+      proxy.hookAfter(\.prepare) { _ in hookRuns += 1 }
+      proxy.hookBefore(\.fetch) { _ in hookRuns += 1 }
+      proxy.hookAfter(\.fetch) { _, _ in hookRuns += 1 }
+      proxy.hookBefore(\.total) { _ in hookRuns += 1 }
+      proxy.hookAfter(\.total) { _, _ in hookRuns += 1 }
+      proxy.hookBefore(\.frame) { _, _, _, _, _, _ in hookRuns += 1 }
+      proxy.hookAfter(\.frame) { _, _, _, _, _, _, _ in hookRuns += 1 }
+      proxy.hookBefore(\.discount) { _ in hookRuns += 1 }
+      proxy.hookAfter(\.discount) { _, _ in hookRuns += 1 }
+      proxy.hookBefore(\.visit) { _ in hookRuns += 1 }
+      proxy.hookAfter(\.visit) { _, _ in hookRuns += 1 }
+      proxy.hookBefore(\.refresh) { _ in hookRuns += 1 }
+      proxy.hookAfter(\.refresh) { _, _ in hookRuns += 1 }
       #expect(proxy.hooks.count == 18)
     }
     #expect(await exercise(proxy, node: Node(name: "n")) == expected)
@@ -79,9 +79,9 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
     let delegate = EffectsRecorder()
     let proxy = EffectsProxy(forwardee: delegate)
     if hooked {
-      try proxy.hookAfter(\.charge) { _, _ in }
-      try proxy.hookInstead(\.validate) { (original, code) throws(ValidationError) in try original(code) }
-      try proxy.hookInstead(\.fetch) { original, id in try await original(id) }
+      proxy.hookAfter(\.charge) { _, _ in }
+      proxy.hookInstead(\.validate) { (original, code) throws(ValidationError) in try original(code) }
+      proxy.hookInstead(\.fetch) { original, id in try await original(id) }
     }
     do {
       _ = try proxy.charge(-5)
@@ -107,7 +107,7 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
   @Test func withoutForwardeeEachMethodGivesItsFallback() async throws {
     let proxy = EffectsProxy()
     var afterRuns = 0
-    try proxy.hookAfter(\.charge) { result, _ in
+    proxy.hookAfter(\.charge) { result, _ in
       afterRuns += 1
       #expect(describe(result) == "success(0)")
     }
@@ -134,12 +134,12 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
     switch method {
     case .charge:
       var errors: [any Error] = []
-      try proxy.hookBefore(\.charge) { log.append("before \($0)") }
-      try proxy.hookInstead(\.charge) { original, amount in
+      proxy.hookBefore(\.charge) { log.append("before \($0)") }
+      proxy.hookInstead(\.charge) { original, amount in
         log.append("instead \(amount)")
         return try original(amount)
       }
-      try proxy.hookAfter(\.charge) { result, amount in
+      proxy.hookAfter(\.charge) { result, amount in
         log.append("after \(amount) \(describe(result))")
         if case .failure(let error) = result { errors.append(error) }
       }
@@ -153,12 +153,12 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
 
     case .validate:
       var errors: [ValidationError] = []
-      try proxy.hookBefore(\.validate) { log.append("before \($0)") }
-      try proxy.hookInstead(\.validate) { (original, code) throws(ValidationError) in
+      proxy.hookBefore(\.validate) { log.append("before \($0)") }
+      proxy.hookInstead(\.validate) { (original, code) throws(ValidationError) in
         log.append("instead \(code)")
         try original(code)
       }
-      try proxy.hookAfter(\.validate) { result, code in
+      proxy.hookAfter(\.validate) { result, code in
         log.append("after \(code) \(describe(result))")
         if case .failure(let error) = result { errors.append(error) }
       }
@@ -173,13 +173,13 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
       ]
 
     case .prepare:
-      try proxy.hookBefore(\.prepare) { log.append("before \($0)") }
-      try proxy.hookInstead(\.prepare) { original, name in
+      proxy.hookBefore(\.prepare) { log.append("before \($0)") }
+      proxy.hookInstead(\.prepare) { original, name in
         log.append("instead in \(name)")
         await original(name)
         log.append("instead out \(name)")
       }
-      try proxy.hookAfter(\.prepare) { log.append("after \($0)") }
+      proxy.hookAfter(\.prepare) { log.append("after \($0)") }
       await proxy.prepare("a")
       await proxy.prepare("b")
       expected = ["a", "b"].flatMap { name in
@@ -191,13 +191,13 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
 
     case .fetch:
       var errors: [any Error] = []
-      try proxy.hookBefore(\.fetch) { log.append("before \($0)") }
-      try proxy.hookInstead(\.fetch) { original, id in
+      proxy.hookBefore(\.fetch) { log.append("before \($0)") }
+      proxy.hookInstead(\.fetch) { original, id in
         log.append("instead in \(id)")
         defer { log.append("instead out \(id)") }
         return try await original(id)
       }
-      try proxy.hookAfter(\.fetch) { result, id in
+      proxy.hookAfter(\.fetch) { result, id in
         log.append("after \(id) \(describe(result))")
         if case .failure(let error) = result { errors.append(error) }
       }
@@ -212,12 +212,12 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
       ]
 
     case .total:
-      try proxy.hookBefore(\.total) { log.append("before \($0.value)") }
-      try proxy.hookInstead(\.total) { original, box in
+      proxy.hookBefore(\.total) { log.append("before \($0.value)") }
+      proxy.hookInstead(\.total) { original, box in
         log.append("instead \(box.value)")
         return original(Box(value: box.value + 1))
       }
-      try proxy.hookAfter(\.total) { result, box in log.append("after \(box.value) -> \(result)") }
+      proxy.hookAfter(\.total) { result, box in log.append("after \(box.value) -> \(result)") }
       #expect(proxy.total(of: Box(value: 1)) == 6)
       #expect(proxy.total(of: Box(value: 10)) == 33)
       expected = [
@@ -226,12 +226,12 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
       ]
 
     case .frame:
-      try proxy.hookBefore(\.frame) { x, y, w, h, d, l in log.append("before \([x, y, w, h, d, l])") }
-      try proxy.hookInstead(\.frame) { original, x, y, w, h, d, l in
+      proxy.hookBefore(\.frame) { x, y, w, h, d, l in log.append("before \([x, y, w, h, d, l])") }
+      proxy.hookInstead(\.frame) { original, x, y, w, h, d, l in
         log.append("instead \(x)")
         return original(x, y, w, h, d, l)
       }
-      try proxy.hookAfter(\.frame) { frame, x, y, w, h, d, l in
+      proxy.hookAfter(\.frame) { frame, x, y, w, h, d, l in
         log.append(
           "after \([x, y, w, h, d, l]) -> \(frame == Frame(x: x, y: y, width: w, height: h, depth: d, layer: l))")
       }
@@ -243,12 +243,12 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
       ]
 
     case .discount:
-      try proxy.hookBefore(\.discount) { log.append("before \($0)") }
-      try proxy.hookInstead(\.discount) { original, code in
+      proxy.hookBefore(\.discount) { log.append("before \($0)") }
+      proxy.hookInstead(\.discount) { original, code in
         log.append("instead \(code)")
         return original(code)
       }
-      try proxy.hookAfter(\.discount) { result, code in log.append("after \(code) -> \(String(describing: result))") }
+      proxy.hookAfter(\.discount) { result, code in log.append("after \(code) -> \(String(describing: result))") }
       #expect(proxy.discount(for: "SPRING") == 6)
       #expect(proxy.discount(for: "NONE") == nil)
       expected = [
@@ -260,15 +260,15 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
       let first = Node(name: "first")
       let second = Node(name: "second")
       var seen: [Node] = []
-      try proxy.hookBefore(\.visit) { node in
+      proxy.hookBefore(\.visit) { node in
         seen.append(node)
         log.append("before \(node.name) \(node.visits)")
       }
-      try proxy.hookInstead(\.visit) { original, node in
+      proxy.hookInstead(\.visit) { original, node in
         log.append("instead \(node.name)")
         return original(node)
       }
-      try proxy.hookAfter(\.visit) { result, node in
+      proxy.hookAfter(\.visit) { result, node in
         seen.append(node)
         log.append("after \(node.name) \(node.visits) -> \(result)")
       }
@@ -282,12 +282,12 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
       ]
 
     case .refresh:
-      try proxy.hookBefore(\.refresh) { log.append("before \($0)") }
-      try proxy.hookInstead(\.refresh) { original, reason in
+      proxy.hookBefore(\.refresh) { log.append("before \($0)") }
+      proxy.hookInstead(\.refresh) { original, reason in
         log.append("instead \(reason)")
         return original(reason)
       }
-      try proxy.hookAfter(\.refresh) { result, reason in log.append("after \(reason) -> \(result)") }
+      proxy.hookAfter(\.refresh) { result, reason in log.append("after \(reason) -> \(result)") }
       #expect(proxy.refresh("data") == true)
       #expect(proxy.refresh("other") == false)
       expected = [
@@ -305,10 +305,10 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
     let log = RecordingLog()
     let delegate = EffectsRecorder(log: log)
     let proxy = EffectsProxy(forwardee: delegate)
-    try proxy.hookBefore(\.prepare) { _ in log.append("before") }
-    try proxy.hookAfter(\.prepare) { _ in log.append("after") }
-    try proxy.hookBefore(\.fetch) { _ in log.append("before") }
-    try proxy.hookAfter(\.fetch) { _, _ in log.append("after") }
+    proxy.hookBefore(\.prepare) { _ in log.append("before") }
+    proxy.hookAfter(\.prepare) { _ in log.append("after") }
+    proxy.hookBefore(\.fetch) { _ in log.append("before") }
+    proxy.hookAfter(\.fetch) { _, _ in log.append("after") }
     await proxy.prepare("p")
     #expect(log.all == ["before", "begin prepare p", "end prepare p", "after"])
     #expect(try await proxy.fetch(1) == Receipt(id: 1, total: 100))
@@ -319,8 +319,8 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
     let log = RecordingLog()
     let delegate = EffectsRecorder(log: log)
     let proxy = EffectsProxy(forwardee: delegate)
-    try proxy.hookBefore(\.fetch) { _ in log.append("before") }
-    try proxy.hookInstead(\.fetch) { original, id in
+    proxy.hookBefore(\.fetch) { _ in log.append("before") }
+    proxy.hookInstead(\.fetch) { original, id in
       log.append("outer in")
       await Task.yield()
       var receipt = try await original(id * 2)
@@ -328,13 +328,13 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
       receipt.total += 1
       return receipt
     }
-    try proxy.hookInstead(\.fetch) { original, id in
+    proxy.hookInstead(\.fetch) { original, id in
       log.append("inner in \(id)")
       let receipt = try await original(id)
       log.append("inner out")
       return receipt
     }
-    try proxy.hookAfter(\.fetch) { result, id in log.append("after \(id) \(describe(result))") }
+    proxy.hookAfter(\.fetch) { result, id in log.append("after \(id) \(describe(result))") }
     #expect(try await proxy.fetch(2) == Receipt(id: 4, total: 401))
     #expect(
       log.all == [
@@ -347,11 +347,11 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
     let delegate = EffectsRecorder()
     let proxy = EffectsProxy(forwardee: delegate)
     struct Offline: Error {}
-    try proxy.hookInstead(\.fetch) { original, id in
+    proxy.hookInstead(\.fetch) { original, id in
       guard id >= 100 else { throw Offline() }
       return try await original(id)
     }
-    try proxy.hookInstead(\.prepare) { _, _ in }
+    proxy.hookInstead(\.prepare) { _, _ in }
     await #expect(throws: Offline.self) { try await proxy.fetch(1) }
     #expect(try await proxy.fetch(100) == Receipt(id: 100, total: 10_000))
     await proxy.prepare("skipped")
@@ -366,9 +366,9 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
     let proxy = EffectsProxy(forwardee: delegate)
     var afterSawCancellation = false
     if hooked {
-      try proxy.hookBefore(\.fetch) { _ in log.append("before") }
-      try proxy.hookInstead(\.fetch) { original, id in try await original(id) }
-      try proxy.hookAfter(\.fetch) { result, _ in
+      proxy.hookBefore(\.fetch) { _ in log.append("before") }
+      proxy.hookInstead(\.fetch) { original, id in try await original(id) }
+      proxy.hookAfter(\.fetch) { result, _ in
         if case .failure(let error) = result { afterSawCancellation = error is CancellationError }
       }
     }

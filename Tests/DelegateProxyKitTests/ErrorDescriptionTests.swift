@@ -7,6 +7,8 @@ import Testing
   static let samples: [DelegateProxyError] = [
     .unknownSelector(selector: "nope", proxyType: "ListViewDelegateProxy"),
     .invalidMethodDeclaration(selector: "a(_:", proxyType: "P", reason: "unbalanced parentheses"),
+    .invalidMethodTable(
+      proxyType: "P", defects: [MethodTableDefect(entry: "a", selector: "a(_:", reason: "unbalanced parentheses")]),
     .argumentsNotSendable(selector: "a(_:)", proxyType: "P"),
     .unsupportedEffects(selector: "a(_:)", proxyType: "P", effects: .async),
     .insteadHookNeedsCall(selector: "a(_:)", proxyType: "P"),
@@ -24,6 +26,7 @@ import Testing
     switch error {
     case .unknownSelector: "unknownSelector"
     case .invalidMethodDeclaration: "invalidMethodDeclaration"
+    case .invalidMethodTable: "invalidMethodTable"
     case .argumentsNotSendable: "argumentsNotSendable"
     case .unsupportedEffects: "unsupportedEffects"
     case .insteadHookNeedsCall: "insteadHookNeedsCall"
@@ -38,7 +41,7 @@ import Testing
   }
 
   @Test func theSamplesCoverEveryCase() {
-    #expect(Set(Self.samples.map(Self.caseName)).count == 12)
+    #expect(Set(Self.samples.map(Self.caseName)).count == 13)
   }
 
   @Test(arguments: samples)

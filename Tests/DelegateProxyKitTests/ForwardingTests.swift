@@ -83,8 +83,8 @@ import Testing
     let empty = EmptyProbe()
     let proxy = ProbeDelegateProxy(forwardee: empty)
     let seen = RecordingLog()
-    try proxy.hookAfter(\.one) { a in seen.append("one \(a)") }
-    try proxy.hookAfter(\.height) { height, row in seen.append("height \(row) -> \(String(describing: height))") }
+    proxy.hookAfter(\.one) { a in seen.append("one \(a)") }
+    proxy.hookAfter(\.height) { height, row in seen.append("height \(row) -> \(String(describing: height))") }
     proxy.one(5)
     #expect(proxy.height(forRow: 2) == nil)
     #expect(seen.all == ["one 5", "height 2 -> nil"])
@@ -93,9 +93,9 @@ import Testing
   @Test func hooksFireWithNoForwardeeAtAll() throws {
     let proxy = ProbeDelegateProxy()
     let counter = Counter()
-    try proxy.hookBefore(\.shouldSelect) { _ in counter.increment() }
+    proxy.hookBefore(\.shouldSelect) { _ in counter.increment() }
     var answers: [Bool] = []
-    try proxy.hookAfter(\.shouldSelect) { answer, _ in answers.append(answer) }
+    proxy.hookAfter(\.shouldSelect) { answer, _ in answers.append(answer) }
     #expect(proxy.shouldSelect(1) == true)
     #expect(counter.count == 1)
     #expect(answers == [true])  // the after hook sees the host's default
@@ -125,26 +125,26 @@ import Testing
     let delegate = RecordingProbe()
     let proxy = ProbeDelegateProxy(forwardee: delegate)
     var seen: [String] = []
-    try proxy.hookBefore(\.ping) { seen.append("before ping") }
-    try proxy.hookAfter(\.ping) { seen.append("after ping") }
-    try proxy.hookBefore(\.one) { seen.append("before one \($0)") }
-    try proxy.hookAfter(\.one) { seen.append("after one \($0)") }
-    try proxy.hookBefore(\.two) { seen.append("before two \($0) \($1)") }
-    try proxy.hookAfter(\.two) { seen.append("after two \($1) \($2) -> \($0)") }
-    try proxy.hookBefore(\.three) { seen.append("before three \($0) \($1) \($2)") }
-    try proxy.hookAfter(\.three) { seen.append("after three \($1) \($2) \($3) -> \($0)") }
-    try proxy.hookBefore(\.four) { seen.append("before four \($0 + $1 + $2 + $3)") }
-    try proxy.hookAfter(\.four) { seen.append("after four \($1 + $2 + $3 + $4) -> \($0)") }
-    try proxy.hookBefore(\.five) { seen.append("before five \([$0, $1, $2, $3, $4].joined())") }
-    try proxy.hookAfter(\.five) { seen.append("after five \([$1, $2, $3, $4, $5].joined()) -> \($0)") }
-    try proxy.hookBefore(\.six) { seen.append("before six \($0 + $1 + $2 + $3 + $4 + $5)") }
-    try proxy.hookAfter(\.six) { token, a, b, c, d, e, f in
+    proxy.hookBefore(\.ping) { seen.append("before ping") }
+    proxy.hookAfter(\.ping) { seen.append("after ping") }
+    proxy.hookBefore(\.one) { seen.append("before one \($0)") }
+    proxy.hookAfter(\.one) { seen.append("after one \($0)") }
+    proxy.hookBefore(\.two) { seen.append("before two \($0) \($1)") }
+    proxy.hookAfter(\.two) { seen.append("after two \($1) \($2) -> \($0)") }
+    proxy.hookBefore(\.three) { seen.append("before three \($0) \($1) \($2)") }
+    proxy.hookAfter(\.three) { seen.append("after three \($1) \($2) \($3) -> \($0)") }
+    proxy.hookBefore(\.four) { seen.append("before four \($0 + $1 + $2 + $3)") }
+    proxy.hookAfter(\.four) { seen.append("after four \($1 + $2 + $3 + $4) -> \($0)") }
+    proxy.hookBefore(\.five) { seen.append("before five \([$0, $1, $2, $3, $4].joined())") }
+    proxy.hookAfter(\.five) { seen.append("after five \([$1, $2, $3, $4, $5].joined()) -> \($0)") }
+    proxy.hookBefore(\.six) { seen.append("before six \($0 + $1 + $2 + $3 + $4 + $5)") }
+    proxy.hookAfter(\.six) { token, a, b, c, d, e, f in
       seen.append("after six \(a + b + c + d + e + f) -> \(token === delegate.token)")
     }
-    try proxy.hookBefore(\.height) { seen.append("before height \($0)") }
-    try proxy.hookAfter(\.height) { seen.append("after height \($1) -> \(String(describing: $0))") }
-    try proxy.hookBefore(\.shouldSelect) { seen.append("before shouldSelect \($0)") }
-    try proxy.hookAfter(\.shouldSelect) { seen.append("after shouldSelect \($1) -> \($0)") }
+    proxy.hookBefore(\.height) { seen.append("before height \($0)") }
+    proxy.hookAfter(\.height) { seen.append("after height \($1) -> \(String(describing: $0))") }
+    proxy.hookBefore(\.shouldSelect) { seen.append("before shouldSelect \($0)") }
+    proxy.hookAfter(\.shouldSelect) { seen.append("after shouldSelect \($1) -> \($0)") }
     #expect(proxy.hooks.count == 18)
 
     #expect(exercise(proxy) == expected)

@@ -10,7 +10,7 @@ import Testing
     var payload: LeakPayload? = LeakPayload()
     weak let captured = payload
     var bag: HookBag? = HookBag()
-    let token = try proxy.hookBefore(\.one) { [payload] _ in
+    let token = proxy.hookBefore(\.one) { [payload] _ in
       withExtendedLifetime(payload) {}
       counter.increment()
     }
@@ -32,9 +32,9 @@ import Testing
     let proxy = ProbeDelegateProxy(forwardee: RecordingProbe())
     let bag = HookBag()
     let tokens = [
-      try proxy.hookBefore(\.one) { _ in },
-      try proxy.hookInstead(\.shouldSelect) { _, _ in false },
-      try proxy.hookAfter(\.ping) {},
+      proxy.hookBefore(\.one) { _ in },
+      proxy.hookInstead(\.shouldSelect) { _, _ in false },
+      proxy.hookAfter(\.ping) {},
       try proxy.hooks.addHook(for: "one(_:)", at: .before) { _ in },
     ]
     for token in tokens { bag.insert(token) }
@@ -50,7 +50,7 @@ import Testing
   @Test func removalIsIdempotent() throws {
     let proxy = ProbeDelegateProxy(forwardee: RecordingProbe())
     let bag = HookBag()
-    let token = try proxy.hookBefore(\.ping) {}
+    let token = proxy.hookBefore(\.ping) {}
     token.store(in: bag)
     token.store(in: bag)
     #expect(bag.count == 1)

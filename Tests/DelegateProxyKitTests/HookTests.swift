@@ -7,10 +7,10 @@ import Testing
     let log = RecordingLog()
     let delegate = LoggingProbe(log: log)
     let proxy = ProbeDelegateProxy(forwardee: delegate)
-    try proxy.hookAfter(\.one) { _ in log.append("after 1") }
-    try proxy.hookBefore(\.one) { a in log.append("before 1 (\(a))") }
-    try proxy.hookBefore(\.one) { _ in log.append("before 2") }
-    try proxy.hookAfter(\.one) { a in log.append("after 2 (\(a))") }
+    proxy.hookAfter(\.one) { _ in log.append("after 1") }
+    proxy.hookBefore(\.one) { a in log.append("before 1 (\(a))") }
+    proxy.hookBefore(\.one) { _ in log.append("before 2") }
+    proxy.hookAfter(\.one) { a in log.append("after 2 (\(a))") }
     proxy.one(9)
     #expect(log.all == ["before 1 (9)", "before 2", "delegate one 9", "after 1", "after 2 (9)"])
   }
@@ -20,8 +20,8 @@ import Testing
     let delegate = LoggingProbe(log: log)
     let proxy = ProbeDelegateProxy(forwardee: delegate)
     try proxy.hooks.addHook(for: "one(_:)", at: .before) { _ in log.append("string before") }
-    try proxy.hookBefore(\.one) { _ in log.append("typed before") }
-    try proxy.hookAfter(\.one) { _ in log.append("typed after") }
+    proxy.hookBefore(\.one) { _ in log.append("typed before") }
+    proxy.hookAfter(\.one) { _ in log.append("typed after") }
     try proxy.hooks.addHook(for: "one(_:)", at: .after) { invocation in
       log.append("string after \(try invocation.argument(0, as: Int.self))")
     }
@@ -32,7 +32,7 @@ import Testing
   @Test func insteadHookReplacesTheReturnValue() throws {
     let delegate = RecordingProbe()
     let proxy = ProbeDelegateProxy(forwardee: delegate)
-    try proxy.hookInstead(\.three) { original, a, b, c in original(a, b, c) + 100 }
+    proxy.hookInstead(\.three) { original, a, b, c in original(a, b, c) + 100 }
     #expect(proxy.three(2, 2, "x") == 104)
     #expect(delegate.log == ["three 2 2.0 x"])
   }
@@ -40,7 +40,7 @@ import Testing
   @Test func insteadHookMayChangeTheArguments() throws {
     let delegate = RecordingProbe()
     let proxy = ProbeDelegateProxy(forwardee: delegate)
-    try proxy.hookInstead(\.two) { original, a, b in original(a * 10, b.uppercased()) }
+    proxy.hookInstead(\.two) { original, a, b in original(a * 10, b.uppercased()) }
     #expect(proxy.two(-1, "q") == false)
     #expect(delegate.log == ["two -10 Q"])
   }
@@ -60,8 +60,8 @@ import Testing
   @Test func insteadHookMaySkipTheForwardee() throws {
     let delegate = RecordingProbe()
     let proxy = ProbeDelegateProxy(forwardee: delegate)
-    try proxy.hookInstead(\.shouldSelect) { _, _ in false }
-    try proxy.hookInstead(\.one) { _, _ in }
+    proxy.hookInstead(\.shouldSelect) { _, _ in false }
+    proxy.hookInstead(\.one) { _, _ in }
     try proxy.hooks.addInsteadHook(for: "height(forRow:)") { call in call.returnValue = 7.5 }
     #expect(proxy.shouldSelect(1) == false)
     proxy.one(1)
@@ -87,12 +87,12 @@ import Testing
     let log = RecordingLog()
     let delegate = LoggingProbe(log: log)
     let proxy = ProbeDelegateProxy(forwardee: delegate)
-    try proxy.hookInstead(\.shouldSelect) { original, row in
+    proxy.hookInstead(\.shouldSelect) { original, row in
       log.append("outer in")
       defer { log.append("outer out") }
       return original(row)
     }
-    try proxy.hookInstead(\.shouldSelect) { original, row in
+    proxy.hookInstead(\.shouldSelect) { original, row in
       log.append("inner in")
       defer { log.append("inner out") }
       return !original(row + 1)
@@ -105,7 +105,7 @@ import Testing
     let log = RecordingLog()
     let delegate = LoggingProbe(log: log)
     let proxy = ProbeDelegateProxy(forwardee: delegate)
-    try proxy.hookInstead(\.one) { original, a in
+    proxy.hookInstead(\.one) { original, a in
       original(a)
       original(a + 1)
     }
@@ -149,7 +149,7 @@ import Testing
     try proxy.hooks.addInsteadHook(for: "height(forRow:)") { call in call.returnValue = nil }
     try proxy.hooks.addInsteadHook(for: "height(forRow:)") { call in call.returnValue = 12.5 }
     #expect(proxy.height(forRow: 3) == nil)
-    try proxy.hookInstead(\.height) { _, _ in nil }
+    proxy.hookInstead(\.height) { _, _ in nil }
     #expect(proxy.height(forRow: 3) == nil)
     #expect(delegate.log.isEmpty)
   }
@@ -178,7 +178,7 @@ import Testing
     let delegate = RecordingProbe()
     let proxy = ProbeDelegateProxy(forwardee: delegate)
     let counter = Counter()
-    let token = try proxy.hookBefore(\.ping) { counter.increment() }
+    let token = proxy.hookBefore(\.ping) { counter.increment() }
     #expect(token.selector == "ping()" && token.position == .before)
     #expect(token.method === ProbeDelegateProxy.methods.ping)
     proxy.ping()
@@ -193,7 +193,7 @@ import Testing
 
   @Test func removingAfterTheProxyDiedThrows() throws {
     var proxy: ProbeDelegateProxy? = ProbeDelegateProxy()
-    let token = try proxy!.hookBefore(\.ping) {}
+    let token = proxy!.hookBefore(\.ping) {}
     proxy = nil
     #expect(throws: DelegateProxyError.proxyDeallocated(proxyType: "ProbeDelegateProxy")) {
       try token.remove()
@@ -205,7 +205,7 @@ import Testing
     let delegate = RecordingProbe()
     let proxy = ProbeDelegateProxy(forwardee: delegate)
     var runs = 0
-    let token = try proxy.hookAfter(\.ping, once: true) { runs += 1 }
+    let token = proxy.hookAfter(\.ping, once: true) { runs += 1 }
     let stringToken = try proxy.hooks.addHook(for: "ping()", at: .before, once: true) { _ in }
     proxy.ping()
     proxy.ping()
@@ -219,8 +219,8 @@ import Testing
     let delegate = RecordingProbe()
     let proxy = ProbeDelegateProxy(forwardee: delegate)
     let log = RecordingLog()
-    let skipping = try proxy.hookInstead(\.one) { _, _ in log.append("skip") }
-    let once = try proxy.hookInstead(\.one, once: true) { original, a in
+    let skipping = proxy.hookInstead(\.one) { _, _ in log.append("skip") }
+    let once = proxy.hookInstead(\.one, once: true) { original, a in
       log.append("once")
       original(a)
     }
@@ -250,7 +250,7 @@ import Testing
   @Test func hooksMayReenterTheProxy() throws {
     let delegate = RecordingProbe()
     let proxy = ProbeDelegateProxy(forwardee: delegate)
-    try proxy.hookBefore(\.one, once: true) { [unowned proxy] _ in proxy.ping() }
+    proxy.hookBefore(\.one, once: true) { [unowned proxy] _ in proxy.ping() }
     proxy.one(1)
     proxy.one(2)
     #expect(delegate.log == ["ping", "one 1", "one 2"])
@@ -262,8 +262,8 @@ import Testing
     let proxy = ProbeDelegateProxy(forwardee: delegate)
     var selected: [Int] = []
     var answers: [Bool] = []
-    try proxy.hookBefore(\.shouldSelect) { selected.append($0) }
-    try proxy.hookAfter(\.shouldSelect) { answer, _ in answers.append(answer) }
+    proxy.hookBefore(\.shouldSelect) { selected.append($0) }
+    proxy.hookAfter(\.shouldSelect) { answer, _ in answers.append(answer) }
     _ = proxy.shouldSelect(3)
     _ = proxy.shouldSelect(4)
     #expect(selected == [3, 4])
@@ -307,10 +307,10 @@ extension TypeWideProbeProxy: ProbeDelegate {
     let firstForwardee = LoggingProbe(log: log)
     let first = TypeWideProbeProxy(forwardee: firstForwardee)
     let second = TypeWideProbeProxy()
-    try first.hookBefore(\.one) { _ in log.append("instance before") }
-    try first.hookAfter(\.one) { _ in log.append("instance after") }
-    try TypeWideProbeProxy.hookBefore(\.one) { a in log.append("type before \(a)") }
-    try TypeWideProbeProxy.hookAfter(\.one) { a in log.append("type after \(a)") }
+    first.hookBefore(\.one) { _ in log.append("instance before") }
+    first.hookAfter(\.one) { _ in log.append("instance after") }
+    TypeWideProbeProxy.hookBefore(\.one) { a in log.append("type before \(a)") }
+    TypeWideProbeProxy.hookAfter(\.one) { a in log.append("type after \(a)") }
     first.one(1)
     #expect(log.all == ["type before 1", "instance before", "delegate one 1", "type after 1", "instance after"])
     second.one(2)
@@ -332,11 +332,11 @@ extension TypeWideProbeProxy: ProbeDelegate {
     let log = RecordingLog()
     let delegate = LoggingProbe(log: log)
     let proxy = TypeWideProbeProxy(forwardee: delegate)
-    try proxy.hookInstead(\.shouldSelect) { original, row in
+    proxy.hookInstead(\.shouldSelect) { original, row in
       log.append("instance")
       return original(row)
     }
-    let token = try TypeWideProbeProxy.hookInstead(\.shouldSelect) { original, row in
+    let token = TypeWideProbeProxy.hookInstead(\.shouldSelect) { original, row in
       log.append("type")
       _ = original(row)
       return false
@@ -352,13 +352,13 @@ extension TypeWideProbeProxy: ProbeDelegate {
     let log = RecordingLog()
     let delegate = LoggingProbe(log: log)
     let proxy = TypeWideProbeProxy(forwardee: delegate)
-    try proxy.hookBefore(\.shouldSelect) { _ in log.append("instance typed") }
+    proxy.hookBefore(\.shouldSelect) { _ in log.append("instance typed") }
     try TypeWideProbeProxy.typeHooks.addInsteadHook(for: "shouldSelect(_:)") { call in
       log.append("type string")
       call.proceed()
       call.returnValue = false
     }
-    try TypeWideProbeProxy.hookBefore(\.shouldSelect) { _ in log.append("type typed") }
+    TypeWideProbeProxy.hookBefore(\.shouldSelect) { _ in log.append("type typed") }
     #expect(proxy.shouldSelect(1) == false)
     #expect(log.all == ["type typed", "instance typed", "type string", "delegate shouldSelect 1"])
   }
@@ -366,7 +366,7 @@ extension TypeWideProbeProxy: ProbeDelegate {
   @Test func typeWideRunOnceFiresOnOneProxyOnly() throws {
     defer { TypeWideProbeProxy.typeHooks.removeAll() }
     let counter = Counter()
-    try TypeWideProbeProxy.hookAfter(\.one, once: true) { _ in counter.increment() }
+    TypeWideProbeProxy.hookAfter(\.one, once: true) { _ in counter.increment() }
     let proxies = (0..<3).map { _ in TypeWideProbeProxy() }
     for proxy in proxies { proxy.one(0) }
     #expect(counter.count == 1)

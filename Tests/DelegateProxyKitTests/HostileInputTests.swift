@@ -43,7 +43,7 @@ final class HostileFixture {
     HostileProbeProxy.typeHooks.setErrorHandler { errors.append("\($0)") }
     baseline = [
       try HostileProbeProxy.typeHooks.addHook(for: "two(_:_:)", at: .before) { _ in fired.append("type before") },
-      try proxy.hookBefore(\.two) { _, _ in fired.append("instance before") },
+      proxy.hookBefore(\.two) { _, _ in fired.append("instance before") },
       try proxy.hooks.addInsteadHook(for: "two(_:_:)") { call in
         fired.append("instance instead")
         call.proceed()
@@ -136,8 +136,8 @@ let hostileSelectors: [String] = [
   @Test func tokensRemovedTwiceAnswerFalseAndChangeNothing() throws {
     let fixture = try HostileFixture()
     defer { fixture.tearDown() }
-    let extra = try fixture.proxy.hookAfter(\.two) { _, _, _ in }
-    let typeExtra = try HostileProbeProxy.hookBefore(\.one) { _ in }
+    let extra = fixture.proxy.hookAfter(\.two) { _, _, _ in }
+    let typeExtra = HostileProbeProxy.hookBefore(\.one) { _ in }
     #expect(try extra.remove() == true)
     #expect(try typeExtra.remove() == true)
     let before = fixture.fingerprint()
@@ -156,9 +156,9 @@ let hostileSelectors: [String] = [
     var doomed: HostileProbeProxy? = HostileProbeProxy(forwardee: fixture.delegate)
     weak let weakDoomed = doomed
     let tokens = [
-      try doomed!.hookBefore(\.one) { _ in },
-      try doomed!.hookInstead(\.two) { original, a, b in original(a, b) },
-      try doomed!.hookAfter(\.height, once: true) { _, _ in },
+      doomed!.hookBefore(\.one) { _ in },
+      doomed!.hookInstead(\.two) { original, a, b in original(a, b) },
+      doomed!.hookAfter(\.height, once: true) { _, _ in },
       try doomed!.hooks.addInsteadHook(for: "two(_:_:)") { $0.proceed() },
       try doomed!.hooks.addHook(for: "height(forRow:)", at: .after) { _ in },
     ]
@@ -300,7 +300,7 @@ let hostileSelectors: [String] = [
     defer { fixture.tearDown() }
     let proxy = fixture.proxy
     let depth = AtomicCounter()
-    let token = try proxy.hookBefore(\.one) { [unowned proxy] a in
+    let token = proxy.hookBefore(\.one) { [unowned proxy] a in
       // Re-enter twice: the same method, then another method with hooks of its own.
       guard depth.value < 2 else { return }
       depth.increment()
@@ -334,13 +334,13 @@ let hostileSelectors: [String] = [
       }
     }
     let sibling = AtomicCounter()
-    try proxy.hookAfter(\.one) { _ in sibling.increment() }
+    proxy.hookAfter(\.one) { _ in sibling.increment() }
     proxy.one(1)
     #expect(sibling.value == 1)  // the call ran its snapshot: the sibling ran
     #expect(late.value == 0)  // the hook added mid-call waits for the next call
     proxy.one(2)
     #expect(late.value == 1 && sibling.value == 2)
-    let clearing = try proxy.hookBefore(\.one) { _ in hooks.removeAll() }
+    let clearing = proxy.hookBefore(\.one) { _ in hooks.removeAll() }
     proxy.one(3)
     #expect(late.value == 2 && sibling.value == 3)  // still the snapshot taken when the call began
     #expect(hooks.isEmpty && !clearing.isInstalled)

@@ -34,8 +34,8 @@ final class LeakPayload: Sendable {}
     let payload = LeakPayload()
     let kept = RecordingLog()
     var tokens: [HookToken] = [
-      try inner.hookBefore(\.one) { _ in withExtendedLifetime(payload) {} },
-      try inner.hookInstead(\.shouldSelect) { original, row in
+      inner.hookBefore(\.one) { _ in withExtendedLifetime(payload) {} },
+      inner.hookInstead(\.shouldSelect) { original, row in
         withExtendedLifetime(payload) {}
         return original(row)
       },
@@ -47,12 +47,12 @@ final class LeakPayload: Sendable {}
         // Keeps the invocation (and its arguments) only as a string.
         kept.append(invocation.description)
       },
-      try inner.hookAfter(\.six, once: true) { token, _, _, _, _, _, _ in kept.append(token.name) },
-      try outer.hookAfter(\.one) { _ in _ = payload },
-      try LeakProbeProxy.hookBefore(\.shouldSelect) { _ in _ = payload },
+      inner.hookAfter(\.six, once: true) { token, _, _, _, _, _, _ in kept.append(token.name) },
+      outer.hookAfter(\.one) { _ in _ = payload },
+      LeakProbeProxy.hookBefore(\.shouldSelect) { _ in _ = payload },
     ]
     // A hook that re-enters its proxy.
-    tokens.append(try inner.hookBefore(\.ping, once: true) { [unowned inner] in inner.one(0) })
+    tokens.append(inner.hookBefore(\.ping, once: true) { [unowned inner] in inner.one(0) })
     let stream = try inner.invocations(of: \.one)
     host.tap(1)
     _ = host.select(2)

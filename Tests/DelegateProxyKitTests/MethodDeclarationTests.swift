@@ -7,8 +7,9 @@ import Testing
 //
 // (a) a name handed to the dynamic layer (`proxy.hooks.addHook(for: "…")`): refused with
 //     `.unknownSelector`, so a misspelled hook is never silently installed and never fired;
-// (b) the declaration itself, with labels that do not match the method's arguments: refused with
-//     `.invalidMethodDeclaration` as soon as a hook is installed on it;
+// (b) the declaration itself, with labels that do not match the method's arguments: reported by
+//     `validateMethodTable()` with every other defect, refused by the dynamic layer with
+//     `.invalidMethodDeclaration`, and a typed hook on it stops the program with a message naming it;
 // (c) a typed hook: it names its method by key path into the table
 //     (`proxy.hookAfter(\.didSelectRow)`), so `\.didSelectRowAtt` does not compile. The compiler
 //     is the test for that case.
@@ -63,6 +64,34 @@ extension TinyListProxy: TinyListDelegate {
   }
 }
 
+/// A proxy whose table nests another, with a correct entry and a malformed one, and declares one
+/// of the nested methods a second time.
+final class NestedMisdeclaredProxy: DelegateProxy<any TinyListDelegate>, TypedDelegateProxy {
+  struct Inner: DelegateMethodTable {
+    let didSelectRow = DelegateMethod<TinyList, Int, Void>("listView(_:didSelectRowAt:)")
+    let merge = DelegateMethod<Int, String, Void>("merge(_:)")
+    /// The same selector with other types: an overload, not a defect.
+    let update = DelegateMethod<Int, Void>("update(_:)")
+  }
+  struct Methods: DelegateMethodTable {
+    let inner = Inner()
+    let updateString = DelegateMethod<String, Void>("update(_:)")
+    let again = DelegateMethod<TinyList, Int, Void>("listView(_:didSelectRowAt:)")
+  }
+  static let methods = Methods()
+}
+
+/// A proxy whose table is correct, with a getter's selector and type overloads.
+final class WellDeclaredProxy: DelegateProxy<any TinyListDelegate>, TypedDelegateProxy {
+  struct Methods: DelegateMethodTable {
+    let didSelectRow = DelegateMethod<TinyList, Int, Void>("listView(_:didSelectRowAt:)")
+    let title = DelegateMethod<String>("title")
+    let updateInt = DelegateMethod<Int, Void>("update(_:)")
+    let updateString = DelegateMethod<String, Void>("update(_:)")
+  }
+  static let methods = Methods()
+}
+
 final class TinyListRecorder: TinyListDelegate {
   var calls: [String] = []
   func listView(_ listView: TinyList, didSelectRowAt row: Int) { calls.append("select \(row)") }
@@ -75,7 +104,7 @@ final class TinyListRecorder: TinyListDelegate {
 }
 
 /// Installs hooks on one malformed declaration, by key path and by name.
-enum Misdeclared: String, CaseIterable, Sendable {
+enum Misdeclared: String, CaseIterable, Sendable, Codable {
   case merge, noParentheses, digitFirst, badLabel, labelForNothing, missingLabel, throwing, async
 
   var selector: String {
@@ -106,29 +135,29 @@ enum Misdeclared: String, CaseIterable, Sendable {
   }
 
   /// Installs a typed before hook on the method, on `proxy` or (with `nil`) type-wide.
-  func hookBefore(on proxy: TinyListProxy?) throws(DelegateProxyError) -> HookToken {
+  func hookBefore(on proxy: TinyListProxy?) -> HookToken {
     guard let proxy else {
       // Type-wide: the static method of the same name.
       switch self {
-      case .merge: return try TinyListProxy.hookBefore(\.merge) { _, _ in }
-      case .noParentheses: return try TinyListProxy.hookBefore(\.noParentheses) { _ in }
-      case .digitFirst: return try TinyListProxy.hookBefore(\.digitFirst) { _ in }
-      case .badLabel: return try TinyListProxy.hookBefore(\.badLabel) { _, _ in }
-      case .labelForNothing: return try TinyListProxy.hookBefore(\.labelForNothing) {}
-      case .missingLabel: return try TinyListProxy.hookBefore(\.missingLabel) { _, _ in }
-      case .throwing: return try TinyListProxy.hookBefore(\.throwingMisdeclared) { _ in }
-      case .async: return try TinyListProxy.hookBefore(\.asyncMisdeclared) { _, _ in }
+      case .merge: return TinyListProxy.hookBefore(\.merge) { _, _ in }
+      case .noParentheses: return TinyListProxy.hookBefore(\.noParentheses) { _ in }
+      case .digitFirst: return TinyListProxy.hookBefore(\.digitFirst) { _ in }
+      case .badLabel: return TinyListProxy.hookBefore(\.badLabel) { _, _ in }
+      case .labelForNothing: return TinyListProxy.hookBefore(\.labelForNothing) {}
+      case .missingLabel: return TinyListProxy.hookBefore(\.missingLabel) { _, _ in }
+      case .throwing: return TinyListProxy.hookBefore(\.throwingMisdeclared) { _ in }
+      case .async: return TinyListProxy.hookBefore(\.asyncMisdeclared) { _, _ in }
       }
     }
     switch self {
-    case .merge: return try proxy.hookBefore(\.merge) { _, _ in }
-    case .noParentheses: return try proxy.hookBefore(\.noParentheses) { _ in }
-    case .digitFirst: return try proxy.hookBefore(\.digitFirst) { _ in }
-    case .badLabel: return try proxy.hookBefore(\.badLabel) { _, _ in }
-    case .labelForNothing: return try proxy.hookBefore(\.labelForNothing) {}
-    case .missingLabel: return try proxy.hookBefore(\.missingLabel) { _, _ in }
-    case .throwing: return try proxy.hookBefore(\.throwingMisdeclared) { _ in }
-    case .async: return try proxy.hookBefore(\.asyncMisdeclared) { _, _ in }
+    case .merge: return proxy.hookBefore(\.merge) { _, _ in }
+    case .noParentheses: return proxy.hookBefore(\.noParentheses) { _ in }
+    case .digitFirst: return proxy.hookBefore(\.digitFirst) { _ in }
+    case .badLabel: return proxy.hookBefore(\.badLabel) { _, _ in }
+    case .labelForNothing: return proxy.hookBefore(\.labelForNothing) {}
+    case .missingLabel: return proxy.hookBefore(\.missingLabel) { _, _ in }
+    case .throwing: return proxy.hookBefore(\.throwingMisdeclared) { _ in }
+    case .async: return proxy.hookBefore(\.asyncMisdeclared) { _, _ in }
     }
   }
 }
@@ -173,17 +202,46 @@ enum Misdeclared: String, CaseIterable, Sendable {
     #expect(delegate.calls == ["select 4"])
   }
 
-  @Test func aSelectorWithTheWrongArityMakesTypedHooksThrow() throws {
+  @Test func validatingTheTableReportsEveryMalformedEntryWithItsPath() {
+    let expected = DelegateProxyError.invalidMethodTable(
+      proxyType: "TinyListProxy",
+      defects: [
+        MethodTableDefect(entry: "merge", selector: "merge(_:)", reason: Misdeclared.merge.reason),
+        MethodTableDefect(entry: "noParentheses", selector: "refresh", reason: Misdeclared.noParentheses.reason),
+        MethodTableDefect(entry: "digitFirst", selector: "2nd(_:)", reason: Misdeclared.digitFirst.reason),
+        MethodTableDefect(entry: "badLabel", selector: "swap(_:-:)", reason: Misdeclared.badLabel.reason),
+        MethodTableDefect(entry: "labelForNothing", selector: "clear(_:)", reason: Misdeclared.labelForNothing.reason),
+        MethodTableDefect(entry: "missingLabel", selector: "compare(_:)", reason: Misdeclared.missingLabel.reason),
+        MethodTableDefect(entry: "throwingMisdeclared", selector: "commit()", reason: Misdeclared.throwing.reason),
+        MethodTableDefect(entry: "asyncMisdeclared", selector: "load(_:)", reason: Misdeclared.async.reason),
+      ])
+    #expect(throws: expected) { try TinyListProxy.validateMethodTable() }
+    #expect(
+      "\(expected)".hasPrefix(
+        "TinyListProxy.Methods has 8 wrong entries: merge ('merge(_:)'): the selector names 1 argument(s) but the "
+          + "method is declared with 2; noParentheses ('refresh'): "))
+  }
+
+  @Test func validatingFindsEntriesOfNestedTablesAndIdenticalDeclarations() throws {
+    try WellDeclaredProxy.validateMethodTable()
+    let expected = DelegateProxyError.invalidMethodTable(
+      proxyType: "NestedMisdeclaredProxy",
+      defects: [
+        MethodTableDefect(
+          entry: "inner.merge", selector: "merge(_:)",
+          reason: "the selector names 1 argument(s) but the method is declared with 2"),
+        MethodTableDefect(
+          entry: "again", selector: "listView(_:didSelectRowAt:)",
+          reason: "'inner.didSelectRow' declares the same method, so hooks on one never see calls through the other"),
+      ])
+    #expect(throws: expected) { try NestedMisdeclaredProxy.validateMethodTable() }
+  }
+
+  @Test func theDynamicLayerStillThrowsForAMalformedDeclaration() {
     let proxy = TinyListProxy(forwardee: TinyListRecorder())
     let expected = DelegateProxyError.invalidMethodDeclaration(
       selector: "merge(_:)", proxyType: "TinyListProxy",
       reason: "the selector names 1 argument(s) but the method is declared with 2")
-    #expect(throws: expected) { try proxy.hookBefore(\.merge) { _, _ in } }
-    #expect(throws: expected) { try proxy.hookAfter(\.merge) { _, _ in } }
-    #expect(throws: expected) { try proxy.hookInstead(\.merge) { original, row, title in original(row, title) } }
-    #expect(throws: expected) { try proxy.hookBefore(\.merge, once: true) { _, _ in } }
-    #expect(throws: expected) { try TinyListProxy.hookBefore(\.merge) { _, _ in } }
-    // By name, the same declaration gives the same answer.
     #expect(throws: expected) { _ = try proxy.hooks.method(named: "merge(_:)") }
     #expect(throws: expected) { try proxy.hooks.addHook(for: "merge(_:)", at: .before) { _ in } }
     #expect(proxy.hooks.isEmpty && TinyListProxy.typeHooks.isEmpty)
@@ -193,28 +251,35 @@ enum Misdeclared: String, CaseIterable, Sendable {
     )
   }
 
-  @Test(arguments: Misdeclared.allCases)
-  func everyMalformedDeclarationIsRefused(_ declaration: Misdeclared) throws {
-    let proxy = TinyListProxy()
-    let expected = DelegateProxyError.invalidMethodDeclaration(
-      selector: declaration.selector, proxyType: "TinyListProxy", reason: declaration.reason)
-    #expect(throws: expected) { try declaration.hookBefore(on: proxy) }
-    #expect(throws: expected) { try declaration.hookBefore(on: nil) }
-    #expect(throws: expected) { _ = try proxy.hooks.method(named: declaration.selector) }
-    #expect(proxy.hooks.isEmpty && TinyListProxy.typeHooks.isEmpty)
+  @Test(arguments: Misdeclared.allCases, [false, true])
+  func aTypedHookOnAMalformedDeclarationStopsWithAMessageNamingIt(_ declaration: Misdeclared, typeWide: Bool) async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      [declaration, typeWide] in
+      _ = declaration.hookBefore(on: typeWide ? nil : TinyListProxy())
+    }
+    #if DEBUG
+      // Release builds trap without printing the message.
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(
+        message.contains(
+          "TinyListProxy.Methods declares '\(declaration.selector)' wrongly: \(declaration.reason). A method table is "
+            + "source code, so this is a programming error; `try TinyListProxy.validateMethodTable()`"),
+        "\(message)")
+    #else
+      _ = result
+    #endif
   }
 
   @Test func aMalformedDeclarationDoesNotDisturbForwardingOrTheOtherMethods() throws {
     let delegate = TinyListRecorder()
     let proxy = TinyListProxy(forwardee: delegate)
     var seen: [String] = []
-    try proxy.hookBefore(\.didSelectRow) { _, row in seen.append("select \(row)") }
-    try proxy.hookAfter(\.heightForRow) { height, _, row in seen.append("height \(row) -> \(height ?? -1)") }
-    try proxy.hookAfter(\.reload) { seen.append("reload") }
-    #expect(throws: DelegateProxyError.self) { try proxy.hookBefore(\.merge) { _, _ in } }
+    proxy.hookBefore(\.didSelectRow) { _, row in seen.append("select \(row)") }
+    proxy.hookAfter(\.heightForRow) { height, _, row in seen.append("height \(row) -> \(height ?? -1)") }
+    proxy.hookAfter(\.reload) { seen.append("reload") }
     proxy.listView(TinyList(), didSelectRowAt: 2)
     #expect(proxy.listView(TinyList(), heightForRowAt: 3) == 3)
-    proxy.merge(1, "a")  // forwarded: only hooks are refused
+    proxy.merge(1, "a")  // forwarded: only hooks stop
     proxy.reload()
     #expect(delegate.calls == ["select 2", "height 3", "merge 1 a", "reload"])
     #expect(seen == ["select 2", "height 3 -> 3.0", "reload"])

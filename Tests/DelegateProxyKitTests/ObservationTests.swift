@@ -55,7 +55,7 @@ import Testing
     let proxyForwardee = RecordingProbe()
     let proxy = ProbeDelegateProxy(forwardee: proxyForwardee)
     var log: [String] = []
-    let token = try proxy.hookAfter(\.two) { answer, a, b in log.append("two(\(a), \(b)) -> \(answer)") }
+    let token = proxy.hookAfter(\.two) { answer, a, b in log.append("two(\(a), \(b)) -> \(answer)") }
     let named = RecordingLog()
     let namedToken = try proxy.hooks.addHook(for: "two(_:_:)", at: .after) { invocation in
       named.append("\(invocation) -> \(try invocation.returnValue(as: Bool.self)), \(invocation.hasReturned)")

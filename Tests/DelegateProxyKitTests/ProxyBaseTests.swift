@@ -48,14 +48,14 @@ import Testing
     let delegate = RecordingArchiveDelegate()
     let proxy = ArchiveProbeProxy(forwardee: delegate)
     let log = delegate.log
-    try proxy.hookBefore(\.willEncode) { name, count in log.append("before \(name) \(count)") }
-    try proxy.hookInstead(\.willEncode) { original, name, count in
+    proxy.hookBefore(\.willEncode) { name, count in log.append("before \(name) \(count)") }
+    proxy.hookInstead(\.willEncode) { original, name, count in
       log.append("instead")
       return original(name, count + 1)
     }
-    try proxy.hookAfter(\.willEncode) { result, name, _ in log.append("after \(name) \(result)") }
+    proxy.hookAfter(\.willEncode) { result, name, _ in log.append("after \(name) \(result)") }
     var outcomes: [String] = []
-    try proxy.hookAfter(\.didFinish) { outcome, name in
+    proxy.hookAfter(\.didFinish) { outcome, name in
       if case .failure(let error) = outcome { outcomes.append("\(name) \(error as AnyObject === delegate.failure)") }
     }
 
@@ -94,15 +94,15 @@ import Testing
     let delegate = RecordingTicker()
     let proxy = TickerProbeProxy(forwardee: delegate)
     let log = RecordingLog()
-    try proxy.hookBefore(\.tick) { count in log.append("before \(count)") }
-    try proxy.hookAfter(\.tick) { count in log.append("after \(count)") }
-    try proxy.hookBefore(\.tick, once: true) { count in log.append("once \(count)") }
-    try proxy.hookInstead(\.shouldContinue) { original, count in
+    proxy.hookBefore(\.tick) { count in log.append("before \(count)") }
+    proxy.hookAfter(\.tick) { count in log.append("after \(count)") }
+    proxy.hookBefore(\.tick, once: true) { count in log.append("once \(count)") }
+    proxy.hookInstead(\.shouldContinue) { original, count in
       log.append("instead \(count)")
       return !original(count)
     }
     let failure = delegate.failure
-    try proxy.hookAfter(\.validate) { outcome, count in
+    proxy.hookAfter(\.validate) { outcome, count in
       switch outcome {
       case .success(let value): log.append("validated \(count) \(value)")
       case .failure(let error): log.append("failed \(count) \(error as AnyObject === failure)")
@@ -129,7 +129,7 @@ import Testing
     await runOnThreads(
       (0..<4).map { _ in
         {
-          let token = try! proxy.hookAfter(\.tick) { count in fired.add(count) }
+          let token = proxy.hookAfter(\.tick) { count in fired.add(count) }
           tokens.withValue { $0.append(token) }
         }
       })
@@ -171,8 +171,8 @@ import Testing
     let delegate = RecordingTransfer()
     let proxy = TransferTaskProbeProxy(forwardee: delegate)
     let log = RecordingLog()
-    try proxy.hookBefore(\.transfer.didReceive) { id, bytes, _ in log.append("before receive \(id) \(bytes)") }
-    try proxy.hookInstead(\.transfer.didReceive) { original, id, bytes, handler in
+    proxy.hookBefore(\.transfer.didReceive) { id, bytes, _ in log.append("before receive \(id) \(bytes)") }
+    proxy.hookInstead(\.transfer.didReceive) { original, id, bytes, handler in
       // The hook wraps the completion handler: the host still gets the delegate's answer.
       let relay: @Sendable (Bool) -> Void = { answer in
         log.append("answer \(answer)")
@@ -180,8 +180,8 @@ import Testing
       }
       original(id, bytes, relay)
     }
-    try proxy.hookAfter(\.prepare) { value, id in log.append("prepared \(id) \(value)") }
-    try proxy.hookInstead(\.prepare) { original, id in await original(id + 1) }
+    proxy.hookAfter(\.prepare) { value, id in log.append("prepared \(id) \(value)") }
+    proxy.hookInstead(\.prepare) { original, id in await original(id + 1) }
 
     let received = RecordingLog()
     proxy.transfer(7, didReceive: 20) { received.append("\($0)") }
@@ -198,7 +198,7 @@ import Testing
     let inner = TickerProbeProxy(forwardee: delegate)
     let outer = TickerProbeProxy(forwardee: inner)
     let seen = RecordingLog()
-    try outer.hookBefore(\.tick) { seen.append("outer \($0)") }
+    outer.hookBefore(\.tick) { seen.append("outer \($0)") }
     outer.tick(1)
     #expect(delegate.log.all == ["tick 1"])
     #expect(outer.forwardee === inner)
@@ -250,8 +250,8 @@ import Testing
       let innerProxy = TickerProbeProxy(forwardee: tickerDelegate)
       let outerProxy = TickerProbeProxy(forwardee: innerProxy)
       let transferProxy = TransferTaskProbeProxy(forwardee: transferDelegate)
-      try innerProxy.hookAfter(\.tick) { [unowned innerProxy] _ in _ = innerProxy.hooks }
-      try transferProxy.hookInstead(\.prepare) { original, id in await original(id) }
+      innerProxy.hookAfter(\.tick) { [unowned innerProxy] _ in _ = innerProxy.hooks }
+      transferProxy.hookInstead(\.prepare) { original, id in await original(id) }
       outerProxy.tick(1)
       archive = archiveProxy
       ticker = outerProxy

@@ -49,10 +49,10 @@ import Testing
         for round in 0..<Self.hookRounds {
           let token: HookToken?
           switch (round + worker) % 3 {
-          case 0: token = try? proxy.hookBefore(\.tick) { _ in fired.increment() }
-          case 1: token = try? proxy.hookAfter(\.tick, once: true) { _ in onceFired.increment() }
+          case 0: token = proxy.hookBefore(\.tick) { _ in fired.increment() }
+          case 1: token = proxy.hookAfter(\.tick, once: true) { _ in onceFired.increment() }
           default:
-            token = try? proxy.hookInstead(\.shouldContinue) { original, count in
+            token = proxy.hookInstead(\.shouldContinue) { original, count in
               fired.increment()
               return original(count)
             }

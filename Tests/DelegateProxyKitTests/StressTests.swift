@@ -127,10 +127,10 @@ final class OnceProbe: Sendable {
     let typeWideBefore = AtomicCounter()
     let typeWideInstead = AtomicCounter()
     let stickyTypeTokens: [HookToken] = [
-      try StressProbeProxy.hookBefore(\.one) { _ in typeWideBefore.increment() },
-      try StressProbeProxy.hookBefore(\.shouldSelect) { _ in typeWideBefore.increment() },
-      try StressProbeProxy.hookBefore(\.height) { _ in typeWideBefore.increment() },
-      try StressProbeProxy.hookInstead(\.shouldSelect) { original, row in
+      StressProbeProxy.hookBefore(\.one) { _ in typeWideBefore.increment() },
+      StressProbeProxy.hookBefore(\.shouldSelect) { _ in typeWideBefore.increment() },
+      StressProbeProxy.hookBefore(\.height) { _ in typeWideBefore.increment() },
+      StressProbeProxy.hookInstead(\.shouldSelect) { original, row in
         typeWideInstead.increment()
         return original(row)
       },
@@ -151,9 +151,9 @@ final class OnceProbe: Sendable {
           // Each forwarding thread makes its calls only through proxies it made.
           let proxy = StressProbeProxy(forwardee: delegate)
           let counter = instanceAfter[thread]
-          _ = try? proxy.hookAfter(\.one) { _ in counter.increment() }
-          _ = try? proxy.hookAfter(\.shouldSelect) { _, _ in counter.increment() }
-          _ = try? proxy.hookAfter(\.height) { _, _ in counter.increment() }
+          _ = proxy.hookAfter(\.one) { _ in counter.increment() }
+          _ = proxy.hookAfter(\.shouldSelect) { _, _ in counter.increment() }
+          _ = proxy.hookAfter(\.height) { _, _ in counter.increment() }
           everyRegistry.withLock { $0.append(proxy.hooks) }
           published.publish(SharedProxy(proxy), at: thread)
           for call in 0..<figures.callsPerProxy {
@@ -228,24 +228,24 @@ private func installChurnHook(
   _ kind: ChurnHook, method: Int, on proxy: StressProbeProxy?
 ) throws(DelegateProxyError) -> HookToken {
   switch (kind, method, proxy) {
-  case (.before, 0, let proxy?): try proxy.hookBefore(\.one) { _ in }
-  case (.before, 1, let proxy?): try proxy.hookBefore(\.shouldSelect) { _ in }
-  case (.before, _, let proxy?): try proxy.hookBefore(\.height) { _ in }
-  case (.after, 0, let proxy?): try proxy.hookAfter(\.one) { _ in }
-  case (.after, 1, let proxy?): try proxy.hookAfter(\.shouldSelect) { _, _ in }
-  case (.after, _, let proxy?): try proxy.hookAfter(\.height) { _, _ in }
-  case (.instead, 0, let proxy?): try proxy.hookInstead(\.one) { original, a in original(a) }
-  case (.instead, 1, let proxy?): try proxy.hookInstead(\.shouldSelect) { original, row in original(row) }
-  case (.instead, _, let proxy?): try proxy.hookInstead(\.height) { original, row in original(row) }
-  case (.before, 0, nil): try StressProbeProxy.hookBefore(\.one) { _ in }
-  case (.before, 1, nil): try StressProbeProxy.hookBefore(\.shouldSelect) { _ in }
-  case (.before, _, nil): try StressProbeProxy.hookBefore(\.height) { _ in }
-  case (.after, 0, nil): try StressProbeProxy.hookAfter(\.one) { _ in }
-  case (.after, 1, nil): try StressProbeProxy.hookAfter(\.shouldSelect) { _, _ in }
-  case (.after, _, nil): try StressProbeProxy.hookAfter(\.height) { _, _ in }
-  case (.instead, 0, nil): try StressProbeProxy.hookInstead(\.one) { original, a in original(a) }
-  case (.instead, 1, nil): try StressProbeProxy.hookInstead(\.shouldSelect) { original, row in original(row) }
-  case (.instead, _, nil): try StressProbeProxy.hookInstead(\.height) { original, row in original(row) }
+  case (.before, 0, let proxy?): proxy.hookBefore(\.one) { _ in }
+  case (.before, 1, let proxy?): proxy.hookBefore(\.shouldSelect) { _ in }
+  case (.before, _, let proxy?): proxy.hookBefore(\.height) { _ in }
+  case (.after, 0, let proxy?): proxy.hookAfter(\.one) { _ in }
+  case (.after, 1, let proxy?): proxy.hookAfter(\.shouldSelect) { _, _ in }
+  case (.after, _, let proxy?): proxy.hookAfter(\.height) { _, _ in }
+  case (.instead, 0, let proxy?): proxy.hookInstead(\.one) { original, a in original(a) }
+  case (.instead, 1, let proxy?): proxy.hookInstead(\.shouldSelect) { original, row in original(row) }
+  case (.instead, _, let proxy?): proxy.hookInstead(\.height) { original, row in original(row) }
+  case (.before, 0, nil): StressProbeProxy.hookBefore(\.one) { _ in }
+  case (.before, 1, nil): StressProbeProxy.hookBefore(\.shouldSelect) { _ in }
+  case (.before, _, nil): StressProbeProxy.hookBefore(\.height) { _ in }
+  case (.after, 0, nil): StressProbeProxy.hookAfter(\.one) { _ in }
+  case (.after, 1, nil): StressProbeProxy.hookAfter(\.shouldSelect) { _, _ in }
+  case (.after, _, nil): StressProbeProxy.hookAfter(\.height) { _, _ in }
+  case (.instead, 0, nil): StressProbeProxy.hookInstead(\.one) { original, a in original(a) }
+  case (.instead, 1, nil): StressProbeProxy.hookInstead(\.shouldSelect) { original, row in original(row) }
+  case (.instead, _, nil): StressProbeProxy.hookInstead(\.height) { original, row in original(row) }
   }
 }
 
@@ -254,12 +254,12 @@ private func installOnceHook(
   method: Int, on proxy: StressProbeProxy?, probe: OnceProbe
 ) throws(DelegateProxyError) -> HookToken {
   switch (method, proxy) {
-  case (0, let proxy?): try proxy.hookAfter(\.one, once: true) { _ in probe.runs.increment() }
-  case (1, let proxy?): try proxy.hookAfter(\.shouldSelect, once: true) { _, _ in probe.runs.increment() }
-  case (_, let proxy?): try proxy.hookAfter(\.height, once: true) { _, _ in probe.runs.increment() }
-  case (0, nil): try StressProbeProxy.hookAfter(\.one, once: true) { _ in probe.runs.increment() }
-  case (1, nil): try StressProbeProxy.hookAfter(\.shouldSelect, once: true) { _, _ in probe.runs.increment() }
-  case (_, nil): try StressProbeProxy.hookAfter(\.height, once: true) { _, _ in probe.runs.increment() }
+  case (0, let proxy?): proxy.hookAfter(\.one, once: true) { _ in probe.runs.increment() }
+  case (1, let proxy?): proxy.hookAfter(\.shouldSelect, once: true) { _, _ in probe.runs.increment() }
+  case (_, let proxy?): proxy.hookAfter(\.height, once: true) { _, _ in probe.runs.increment() }
+  case (0, nil): StressProbeProxy.hookAfter(\.one, once: true) { _ in probe.runs.increment() }
+  case (1, nil): StressProbeProxy.hookAfter(\.shouldSelect, once: true) { _, _ in probe.runs.increment() }
+  case (_, nil): StressProbeProxy.hookAfter(\.height, once: true) { _, _ in probe.runs.increment() }
   }
 }
 

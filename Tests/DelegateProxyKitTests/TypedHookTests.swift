@@ -57,10 +57,10 @@ final class LedgerRecorder: LedgerDelegate {
     let log = RecordingLog()
     let delegate = LedgerRecorder(log: log)
     let first = TypeWideLedgerProxy(forwardee: delegate)
-    try first.hookBefore(\.post) { amount in log.append("instance before \(amount)") }
-    try first.hookAfter(\.post) { result, _ in log.append("instance after \((try? result.get()) ?? -1)") }
-    let typeBefore = try TypeWideLedgerProxy.hookBefore(\.post) { amount in log.append("type before \(amount)") }
-    let typeAfter = try TypeWideLedgerProxy.hookAfter(\.post) { result, _ in
+    first.hookBefore(\.post) { amount in log.append("instance before \(amount)") }
+    first.hookAfter(\.post) { result, _ in log.append("instance after \((try? result.get()) ?? -1)") }
+    let typeBefore = TypeWideLedgerProxy.hookBefore(\.post) { amount in log.append("type before \(amount)") }
+    let typeAfter = TypeWideLedgerProxy.hookAfter(\.post) { result, _ in
       log.append("type after \((try? result.get()) ?? -1)")
     }
     #expect(TypeWideLedgerProxy.typeHooks.count == 2)
@@ -87,7 +87,7 @@ final class LedgerRecorder: LedgerDelegate {
     let proxy = TypeWideLedgerProxy(forwardee: delegate)
     let sameInstance = Counter()
     let refusal = delegate.refusal
-    try TypeWideLedgerProxy.hookAfter(\.post) { result, _ in
+    TypeWideLedgerProxy.hookAfter(\.post) { result, _ in
       if case .failure(let error) = result, error as? LedgerRefusal === refusal { sameInstance.increment() }
     }
     do {
@@ -103,11 +103,11 @@ final class LedgerRecorder: LedgerDelegate {
     let log = RecordingLog()
     let delegate = LedgerRecorder(log: log)
     let proxy = TypeWideLedgerProxy(forwardee: delegate)
-    try proxy.hookInstead(\.post) { original, amount in
+    proxy.hookInstead(\.post) { original, amount in
       log.append("instance instead \(amount)")
       return try original(amount) * 10
     }
-    try TypeWideLedgerProxy.hookInstead(\.post) { original, amount in
+    TypeWideLedgerProxy.hookInstead(\.post) { original, amount in
       log.append("type instead \(amount)")
       return try original(amount + 1)
     }
@@ -120,13 +120,13 @@ final class LedgerRecorder: LedgerDelegate {
     let log = RecordingLog()
     let delegate = LedgerRecorder(log: log)
     let proxies = [TypeWideLedgerProxy(forwardee: delegate), TypeWideLedgerProxy(forwardee: delegate)]
-    try TypeWideLedgerProxy.hookBefore(\.settle) { id in log.append("type before \(id)") }
-    try TypeWideLedgerProxy.hookInstead(\.settle) { original, id in
+    TypeWideLedgerProxy.hookBefore(\.settle) { id in log.append("type before \(id)") }
+    TypeWideLedgerProxy.hookInstead(\.settle) { original, id in
       log.append("type instead \(id)")
       return await original(id)
     }
-    try TypeWideLedgerProxy.hookAfter(\.settle) { settled, id in log.append("type after \(id) \(settled)") }
-    try proxies[0].hookBefore(\.settle) { id in log.append("instance before \(id)") }
+    TypeWideLedgerProxy.hookAfter(\.settle) { settled, id in log.append("type after \(id) \(settled)") }
+    proxies[0].hookBefore(\.settle) { id in log.append("instance before \(id)") }
     #expect(await proxies[0].settle(2) == true)
     #expect(await proxies[1].settle(3) == false)
     #expect(
@@ -164,12 +164,12 @@ extension OnceProbeProxy: ProbeDelegate {
       let instead = AtomicCounter()
       let after = AtomicCounter()
       let tokens = [
-        try proxy.hookBefore(\.one, once: true) { _ in before.increment() },
-        try proxy.hookInstead(\.one, once: true) { original, a in
+        proxy.hookBefore(\.one, once: true) { _ in before.increment() },
+        proxy.hookInstead(\.one, once: true) { original, a in
           instead.increment()
           original(a)
         },
-        try proxy.hookAfter(\.one, once: true) { _ in after.increment() },
+        proxy.hookAfter(\.one, once: true) { _ in after.increment() },
       ]
       // Several threads call into one proxy at once: the test shares it on purpose.
       let shared = SharedProxy(proxy)
@@ -189,7 +189,7 @@ extension OnceProbeProxy: ProbeDelegate {
   @Test func aTypeWideRunOnceHookRunsOnceAcrossProxiesOnSeveralThreads() async throws {
     for round in 0..<Self.rounds {
       let runs = AtomicCounter()
-      let token = try OnceProbeProxy.hookAfter(\.one, once: true) { _ in runs.increment() }
+      let token = OnceProbeProxy.hookAfter(\.one, once: true) { _ in runs.increment() }
       let delegate = CountingProbe()
       await runOnThreads(
         (0..<Self.threads).map { _ in
@@ -209,7 +209,7 @@ extension OnceProbeProxy: ProbeDelegate {
     let delegate = CountingProbe()
     let proxy = ProbeDelegateProxy(forwardee: delegate)
     var runs = 0
-    let token = try proxy.hookAfter(\.one, once: true) { _ in runs += 1 }
+    let token = proxy.hookAfter(\.one, once: true) { _ in runs += 1 }
     #expect(token.isInstalled)
     #expect(try token.remove() == true)
     #expect(try token.remove() == false)
@@ -222,9 +222,9 @@ extension OnceProbeProxy: ProbeDelegate {
     var proxy: ProbeDelegateProxy? = ProbeDelegateProxy(forwardee: RecordingProbe())
     weak let weakProxy = proxy
     var runs = 0
-    let ran = try proxy!.hookBefore(\.ping, once: true) { runs += 1 }
-    let pending = try proxy!.hookInstead(\.shouldSelect, once: true) { original, row in original(row) }
-    let plain = try proxy!.hookAfter(\.two) { _, _, _ in }
+    let ran = proxy!.hookBefore(\.ping, once: true) { runs += 1 }
+    let pending = proxy!.hookInstead(\.shouldSelect, once: true) { original, row in original(row) }
+    let plain = proxy!.hookAfter(\.two) { _, _, _ in }
     proxy!.ping()
     proxy!.ping()
     #expect(runs == 1)

@@ -45,7 +45,7 @@ import Testing
     let recorder = EvictionRecorder()
     let proxy = NSCacheDelegateProxy(forwardee: recorder)
     let seen = Seen()
-    try proxy.hookBefore(\.willEvictObject) { _, object in seen.objects.append("\(object)") }
+    proxy.hookBefore(\.willEvictObject) { _, object in seen.objects.append("\(object)") }
     let cache = NSCache<NSString, NSString>()
     cache.countLimit = 1
     cache.delegate = proxy

@@ -69,8 +69,8 @@ import Testing
     let recorder = ArchiveRecorder()
     let proxy = NSKeyedUnarchiverDelegateProxy(forwardee: recorder)
     let seen = Seen()
-    try proxy.hookBefore(\.cannotDecodeObjectOfClassName) { _, name, _ in seen.names.append(name) }
-    try proxy.hookAfter(\.didDecode) { answer, _, object in
+    proxy.hookBefore(\.cannotDecodeObjectOfClassName) { _, name, _ in seen.names.append(name) }
+    proxy.hookAfter(\.didDecode) { answer, _, object in
       if let note = object as? ArchivedNote, let replacement = answer as? ArchivedNote, note !== replacement {
         seen.replacements.append("\(note.text)->\(replacement.text)")
       }
@@ -108,10 +108,10 @@ import Testing
     let archiving = NSKeyedArchiverDelegateProxy()
     let unarchiving = NSKeyedUnarchiverDelegateProxy()
     let seen = Seen()
-    try archiving.hookAfter(\.willEncode) { answer, _, object in
+    archiving.hookAfter(\.willEncode) { answer, _, object in
       seen.names.append(answer.map { $0 as AnyObject === object as AnyObject } == true ? "kept" : "replaced")
     }
-    try unarchiving.hookBefore(\.willReplace) { _, object, _ in seen.replacements.append("\(type(of: object))") }
+    unarchiving.hookBefore(\.willReplace) { _, object, _ in seen.replacements.append("\(type(of: object))") }
     let bare = try Self.roundTrip(archiving: nil, unarchiving: nil)
     #expect(bare == ["a", "b"])
     // The archiver encodes nil for an object its delegate answers nil for: the proxy answers the

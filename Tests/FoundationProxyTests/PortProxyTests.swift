@@ -23,8 +23,8 @@ import Testing
     let recorder = MessageRecorder()
     let proxy = PortDelegateProxy(forwardee: recorder)
     let seen = Seen()
-    try proxy.hookBefore(\.handle) { message in seen.counts.append(recorder.messages.count) }
-    try proxy.hookAfter(\.handle) { message in seen.counts.append(recorder.messages.count) }
+    proxy.hookBefore(\.handle) { message in seen.counts.append(recorder.messages.count) }
+    proxy.hookAfter(\.handle) { message in seen.counts.append(recorder.messages.count) }
     let delegate: any PortDelegate = proxy
     delegate.handle(message)
     #expect(recorder.messages.count == 1)

@@ -101,7 +101,7 @@ extension StreamProxyTests {
     let copier = Copier(output: output)
     let proxy = StreamDelegateProxy(forwardee: copier)
     let seen = Seen()
-    try proxy.hookBefore(\.handle) { stream, event in
+    proxy.hookBefore(\.handle) { stream, event in
       seen.events.append("\(stream === input ? "in" : "out") \(Copier.name(of: event)) @\(copier.events.count)")
     }
     input.delegate = proxy

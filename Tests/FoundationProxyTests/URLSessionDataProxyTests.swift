@@ -41,11 +41,11 @@ import Testing
     let result = try await run.run(
       wrap: { recorder in
         let proxy = URLSessionDataDelegateProxy(forwardee: recorder as? DataSessionRecorder, retainsForwardee: true)
-        try proxy.hookBefore(\.dataTaskDidReceiveCompletionHandler) { _, _, response, _ in
+        proxy.hookBefore(\.dataTaskDidReceiveCompletionHandler) { _, _, response, _ in
           traces.append("status \((response as? HTTPURLResponse)?.statusCode ?? 0)")
         }
-        try proxy.hookBefore(\.dataTaskDidReceive) { _, _, data in traces.append("bytes \(data.count)") }
-        try proxy.hookBefore(\.urlSessionTask.taskWillPerformHTTPRedirection) { _, _, response, _, _ in
+        proxy.hookBefore(\.dataTaskDidReceive) { _, _, data in traces.append("bytes \(data.count)") }
+        proxy.hookBefore(\.urlSessionTask.taskWillPerformHTTPRedirection) { _, _, response, _, _ in
           traces.append("redirect \(response.statusCode)")
         }
         return proxy
@@ -73,13 +73,13 @@ import Testing
     let proxy = URLSessionDataDelegateProxy()
     let traces = TraceLog()
     let ends = AsyncStream<Int>.makeStream()
-    try proxy.hookBefore(\.urlSessionTask.taskWillPerformHTTPRedirection) { _, _, response, _, _ in
+    proxy.hookBefore(\.urlSessionTask.taskWillPerformHTTPRedirection) { _, _, response, _, _ in
       traces.append("redirect \(response.statusCode)")
     }
-    try proxy.hookBefore(\.dataTaskDidReceiveCompletionHandler) { _, _, response, _ in
+    proxy.hookBefore(\.dataTaskDidReceiveCompletionHandler) { _, _, response, _ in
       traces.append("status \((response as? HTTPURLResponse)?.statusCode ?? 0)")
     }
-    try proxy.hookAfter(\.urlSessionTask.taskDidCompleteWithError) { _, task, error in
+    proxy.hookAfter(\.urlSessionTask.taskDidCompleteWithError) { _, task, error in
       traces.append("complete \((task.response as? HTTPURLResponse)?.statusCode ?? 0) error \(error == nil ? 0 : 1)")
       ends.continuation.yield(task.taskIdentifier)
     }

@@ -64,7 +64,7 @@ import Testing
     let hooked = Mutex(0)
     let proxied = try await Self.run { recorder in
       let proxy = URLSessionDelegateProxy(forwardee: recorder, retainsForwardee: true)
-      try proxy.hookAfter(\.didBecomeInvalidWithError) { _, _ in hooked.withLock { $0 += 1 } }
+      proxy.hookAfter(\.didBecomeInvalidWithError) { _, _ in hooked.withLock { $0 += 1 } }
       return proxy
     }
     #expect(direct == ["invalid 0", "status 204", "invalidated true"])

@@ -91,7 +91,7 @@ import Testing
       wrap: { recorder in
         let proxy = URLSessionDownloadDelegateProxy(
           forwardee: recorder as? DownloadSessionRecorder, retainsForwardee: true)
-        try proxy.hookBefore(\.urlSessionTask.taskDidCompleteWithError) { _, task, error in
+        proxy.hookBefore(\.urlSessionTask.taskDidCompleteWithError) { _, task, error in
           let status = (task.response as? HTTPURLResponse)?.statusCode ?? 0
           let method = task.originalRequest?.httpMethod ?? "-"
           traces.append("\(method) \(status) sent \(task.countOfBytesSent) received \(task.countOfBytesReceived)")

@@ -118,11 +118,11 @@ import Testing
     let recorder = XMLEventRecorder()
     let proxy = XMLParserDelegateProxy(forwardee: recorder)
     let counts = Counts()
-    try proxy.hookBefore(\.didStartElement) { _, name, _, _, _ in
+    proxy.hookBefore(\.didStartElement) { _, name, _, _, _ in
       counts.started.append(name)
       counts.eventsSeenBefore.append(recorder.events.count)
     }
-    try proxy.hookAfter(\.didEndElement) { _, name, _, _ in counts.ended.append(name) }
+    proxy.hookAfter(\.didEndElement) { _, name, _, _ in counts.ended.append(name) }
     let succeeded = withExclusiveXMLParsing {
       let parser = XMLParser(data: Data(Self.feed.utf8))
       parser.shouldProcessNamespaces = true
@@ -141,7 +141,7 @@ import Testing
   func noForwardee() throws {
     let proxy = XMLParserDelegateProxy()
     let counts = Counts()
-    try proxy.hookBefore(\.didStartElement) { _, name, _, _, _ in counts.started.append(name) }
+    proxy.hookBefore(\.didStartElement) { _, name, _, _, _ in counts.started.append(name) }
     let succeeded = withExclusiveXMLParsing {
       let parser = XMLParser(data: Data(Self.feed.utf8))
       parser.delegate = proxy

@@ -16,8 +16,8 @@ import Testing
     list.delegate = delegate
     let proxy = list.installProxy(ListViewDelegateProxy())
     let captured = CallLog()
-    try proxy.hookAfter(\.didSelectRow) { _, indexPath in captured.append("didSelect \(describe(indexPath))") }
-    try proxy.hookAfter(\.heightForRow) { height, _, _ in captured.append("height → \(String(describing: height))") }
+    proxy.hookAfter(\.didSelectRow) { _, indexPath in captured.append("didSelect \(describe(indexPath))") }
+    proxy.hookAfter(\.heightForRow) { height, _, _ in captured.append("height → \(String(describing: height))") }
     try list.tapRow(at: IndexPath(row: 1, section: 0))
     #expect(captured.entries == ["height → nil", "height → nil", "height → nil", "didSelect 0.1"])
     #expect(list.indexPathForSelectedRow == IndexPath(row: 1, section: 0))
@@ -32,7 +32,7 @@ import Testing
     app.show(NavigationStack(root: screen))
     let proxy = app.installProxy(ApplicationDelegateProxy())
     let captured = CallLog()
-    try proxy.hookBefore(\.willSendAction) { _, action in
+    proxy.hookBefore(\.willSendAction) { _, action in
       captured.append("\(action.name) \(action.event) \(action.targetTypeName)")
     }
     let performed = CallLog()
@@ -47,7 +47,7 @@ import Testing
     let home = Screen(title: "Home")
     let proxy = home.installProxy(ScreenLifecycleDelegateProxy())
     let captured = CallLog()
-    try proxy.hookAfter(\.didAppear) { screen in captured.append("didAppear \(screen.title ?? "")") }
+    proxy.hookAfter(\.didAppear) { screen in captured.append("didAppear \(screen.title ?? "")") }
     app.show(NavigationStack(root: home))
     #expect(captured.entries == ["didAppear Home"])
   }
@@ -65,7 +65,7 @@ import Testing
     #expect(list.delegate === first)
     #expect(list.installedProxy(ofType: ListViewDelegateProxy.self) === proxy)
     let captured = CallLog()
-    try proxy.hookAfter(\.didSelectRow) { _, _ in captured.append("hit") }
+    proxy.hookAfter(\.didSelectRow) { _, _ in captured.append("hit") }
     try list.tapRow(at: IndexPath(row: 0, section: 0))
     #expect(log.entries.contains("didSelect 0.0"))
     list.delegate = second

@@ -99,7 +99,7 @@ import Testing
     #expect(Array(log.entries[before...]) == ["didSelect 0.1"])
     let proxy = list.installProxy(ListViewDelegateProxy())
     let hooks = CallLog()
-    try proxy.hookAfter(\.didSelectRow) { _, indexPath in hooks.append(describe(indexPath)) }
+    proxy.hookAfter(\.didSelectRow) { _, indexPath in hooks.append(describe(indexPath)) }
     list.dispatchDidSelect(at: IndexPath(row: 3, section: 0))
     #expect(hooks.entries == ["0.3"])
     #expect(log.entries.last == "didSelect 0.3")

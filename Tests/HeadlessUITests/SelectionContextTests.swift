@@ -21,7 +21,7 @@ import Testing
     list.delegate = delegate
     let proxy = list.installProxy(ListViewDelegateProxy())
     var seen: [String] = []
-    try proxy.hookAfter(\.didSelectRow) { list, indexPath in
+    proxy.hookAfter(\.didSelectRow) { list, indexPath in
       let context = list.selectionContext(at: indexPath)
       seen.append(self.describe(list, at: indexPath))
       #expect(context.dataSource === dataSource)

@@ -28,7 +28,7 @@ final class SelectionSummary {
     let summary = SelectionSummary()
     let badge = Label(text: "nothing selected")
     // No `MainActor.assumeIsolated`: the hook is formed on the main actor and runs there, with the host.
-    try proxy.hookAfter(\.didSelectRow) { list, indexPath in
+    proxy.hookAfter(\.didSelectRow) { list, indexPath in
       summary.selectedRows.append(indexPath.row)
       badge.text = "row \(indexPath.row) of \(list.numberOfRows(inSection: indexPath.section))"
     }
@@ -47,7 +47,7 @@ final class SelectionSummary {
     let delegate = RecordingListDelegate(log: log, vetoing: true)
     let (list, dataSource, proxy) = try makeList(rows: 6, delegate: delegate)
     let answers = CallLog()
-    let token = try proxy.hookInstead(\.willSelectRow) { original, list, indexPath in
+    let token = proxy.hookInstead(\.willSelectRow) { original, list, indexPath in
       let answer = original(list, indexPath)
       answers.append("\(describe(indexPath)) → \(describe(answer))")
       return indexPath.row == 5 ? nil : answer  // the hook vetoes row 5, which the delegate allows
@@ -73,7 +73,7 @@ final class SelectionSummary {
     let (list, dataSource, proxy) = try makeList(rows: 3, delegate: delegate)
     #expect(try list.tapRow(at: IndexPath(row: 1, section: 0)) == nil)
     let answers = CallLog()
-    try proxy.hookInstead(\.shouldHighlightRow) { original, list, indexPath in
+    proxy.hookInstead(\.shouldHighlightRow) { original, list, indexPath in
       let answer = original(list, indexPath)
       answers.append("\(describe(indexPath)) \(answer)")
       return answer || indexPath.row == 1
@@ -91,13 +91,13 @@ final class SelectionSummary {
     grid.dataSource = dataSource
     let proxy = grid.installProxy(GridViewDelegateProxy())
     let captured = CallLog()
-    try proxy.hookAfter(\.sizeForItem) { size, _, indexPath in
+    proxy.hookAfter(\.sizeForItem) { size, _, indexPath in
       captured.append("size \(describe(indexPath)) \(String(describing: size))")
     }
-    try proxy.hookInstead(\.shouldSelectItem) { original, grid, indexPath in
+    proxy.hookInstead(\.shouldSelectItem) { original, grid, indexPath in
       indexPath.item != 2 && original(grid, indexPath)
     }
-    try proxy.hookAfter(\.didSelectItem) { _, indexPath in captured.append("didSelect \(describe(indexPath))") }
+    proxy.hookAfter(\.didSelectItem) { _, indexPath in captured.append("didSelect \(describe(indexPath))") }
     #expect(try grid.tapItem(at: IndexPath(item: 2, section: 0)) == nil)
     #expect(try grid.tapItem(at: IndexPath(item: 1, section: 0)) == IndexPath(item: 1, section: 0))
     #expect(captured.entries == ["size 0.0 nil", "size 0.1 nil", "size 0.2 nil", "didSelect 0.1"])
@@ -108,10 +108,10 @@ final class SelectionSummary {
     let field = TextField()
     let proxy = field.installProxy(TextFieldDelegateProxy())
     let answers = CallLog()
-    try proxy.hookInstead(\.shouldChangeCharacters) { original, field, range, string in
+    proxy.hookInstead(\.shouldChangeCharacters) { original, field, range, string in
       !string.contains(where: \.isNumber) && original(field, range, string)
     }
-    try proxy.hookAfter(\.shouldChangeCharacters) { accepted, _, _, string in answers.append("\(string) \(accepted)") }
+    proxy.hookAfter(\.shouldChangeCharacters) { accepted, _, _, string in answers.append("\(string) \(accepted)") }
     #expect(field.type("a1b") == 2)
     #expect(field.text == "ab")
     #expect(answers.entries == ["a true", "1 false", "b true"])

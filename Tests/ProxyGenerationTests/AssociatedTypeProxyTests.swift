@@ -95,13 +95,13 @@ final class IntFeedRecorder: FeedDelegate {
     let strings = StringFeedRecorder()
     let proxy = HandFeedDelegateProxy(forwardee: strings)
     var seen: [String] = []
-    try proxy.hookBefore(\.feedDidLoad) { feed, items in seen.append("before \(feed.name) \(items)") }
-    try proxy.hookAfter(\.feedDidLoad) { feed, items in seen.append("after \(feed.name) \(items)") }
-    try proxy.hookInstead(\.feedShouldShow) { original, feed, item in
+    proxy.hookBefore(\.feedDidLoad) { feed, items in seen.append("before \(feed.name) \(items)") }
+    proxy.hookAfter(\.feedDidLoad) { feed, items in seen.append("after \(feed.name) \(items)") }
+    proxy.hookInstead(\.feedShouldShow) { original, feed, item in
       seen.append("instead \(item)")
       return !original(feed, item)
     }
-    try proxy.hookAfter(\.feedShouldShow) { shown, _, item in seen.append("shown \(item) \(shown)") }
+    proxy.hookAfter(\.feedShouldShow) { shown, _, item in seen.append("shown \(item) \(shown)") }
     #expect(script(proxy, ["x", ""]) == [false, true])
     #expect(
       seen == [
@@ -113,7 +113,7 @@ final class IntFeedRecorder: FeedDelegate {
     // Another specialisation has its own table and type-wide registry: a type-wide hook on the
     // `Int` proxies fires for them only.
     let counted = RecordingLog()
-    let token = try HandFeedDelegateProxy<IntFeedRecorder>.hookBefore(\.feedShouldShow) { _, item in
+    let token = HandFeedDelegateProxy<IntFeedRecorder>.hookBefore(\.feedShouldShow) { _, item in
       counted.append("\(item)")
     }
     defer { _ = try? token.remove() }
@@ -180,14 +180,14 @@ final class PagedFeedRecorder: PagedFeedDelegate {
     let forwardee = StringFeedRecorder()
     let proxy = FeedDelegateProxy(forwardee: forwardee)
     var seen: [String] = []
-    try proxy.hookBefore(\.didLoad) { _, items in seen.append("before \(items.joined())") }
-    try proxy.hookInstead(\.rank) { original, feed, item in original(feed, item) + 100 }
-    try proxy.hookAfter(\.rank) { rank, _, item in seen.append("rank \(item) \(rank)") }
+    proxy.hookBefore(\.didLoad) { _, items in seen.append("before \(items.joined())") }
+    proxy.hookInstead(\.rank) { original, feed, item in original(feed, item) + 100 }
+    proxy.hookAfter(\.rank) { rank, _, item in seen.append("rank \(item) \(rank)") }
     #expect(script(proxy, ["ab"]) == ["true 100", "Optional(\"top\")"])
     #expect(seen == ["before ab", "rank ab 100"])
 
     let log = RecordingLog()
-    let token = try FeedDelegateProxy<IntFeedRecorder>.hookAfter(\.shouldShow) { shown, _, item in
+    let token = FeedDelegateProxy<IntFeedRecorder>.hookAfter(\.shouldShow) { shown, _, item in
       log.append("\(item) \(shown)")
     }
     defer { _ = try? token.remove() }
@@ -202,7 +202,7 @@ final class PagedFeedRecorder: PagedFeedDelegate {
     let forwardee = PagedFeedRecorder()
     let proxy = PagedFeedDelegateProxy(forwardee: forwardee)
     var cursors: [Int?] = []
-    try proxy.hookBefore(\.didLoadPage) { _, _, cursor in cursors.append(cursor) }
+    proxy.hookBefore(\.didLoadPage) { _, _, cursor in cursors.append(cursor) }
     let feed = Feed(name: "paged")
     proxy.feed(feed, didLoadPage: ["a"], next: 2)
     proxy.feed(feed, didLoadPage: ["b"], next: nil)

@@ -70,9 +70,9 @@ final class LoaderRecorder: LoaderDelegate {
     let forwardee = LoaderRecorder()
     let proxy = LoaderDelegateProxy(forwardee: forwardee)
     let seen = Mutex<[String]>([])
-    try proxy.hookBefore(\.loaderWillLoad) { key in seen.withLock { $0.append("before \(key)") } }
-    try proxy.hookAfter(\.loaderWillLoad) { key in seen.withLock { $0.append("after \(key)") } }
-    try proxy.hookInstead(\.loaderSizeIn) { original, key, ledger in await original(key + "!", ledger) * 10 }
+    proxy.hookBefore(\.loaderWillLoad) { key in seen.withLock { $0.append("before \(key)") } }
+    proxy.hookAfter(\.loaderWillLoad) { key in seen.withLock { $0.append("after \(key)") } }
+    proxy.hookInstead(\.loaderSizeIn) { original, key, ledger in await original(key + "!", ledger) * 10 }
     await proxy.loaderWillLoad("k")
     #expect(await proxy.loader("xy", sizeIn: Ledger()) == 10)
     #expect(seen.withLock { $0 } == ["before k", "after k"])
@@ -100,11 +100,11 @@ final class LoaderRecorder: LoaderDelegate {
   func hooksAroundDefaults() async throws {
     let proxy = LoaderDelegateProxy()
     let seen = Mutex<[String]>([])
-    try proxy.hookInstead(\.loaderPriority) { original, key in
+    proxy.hookInstead(\.loaderPriority) { original, key in
       seen.withLock { $0.append("instead \(key)") }
       return await original(key + "xx") + 100
     }
-    try proxy.hookAfter(\.loaderPriority) { result, key in seen.withLock { $0.append("after \(key) \(result)") } }
+    proxy.hookAfter(\.loaderPriority) { result, key in seen.withLock { $0.append("after \(key) \(result)") } }
     // Like every `orElse`, the default answers for the call as it was made ("ab"), whatever
     // arguments the instead hook passes on.
     #expect(await proxy.loaderPriority("ab") == 102)

@@ -106,16 +106,16 @@ final class PreferencesRecorder: PreferencesDelegate {
     let forwardee = PreferencesRecorder()
     let proxy = PreferencesDelegateProxy(forwardee: forwardee)
     var seen: [String] = []
-    try proxy.hookBefore(\.value) { key in seen.append("before \(key)") }
-    try proxy.hookInstead(\.value) { original, key in
+    proxy.hookBefore(\.value) { key in seen.append("before \(key)") }
+    proxy.hookInstead(\.value) { original, key in
       seen.append("instead \(key)")
       return original(key)
     }
-    try proxy.hookAfter(\.value) { answer, key in seen.append("after \(key) \(answer)") }
-    try proxy.hookBefore(\.valueAs) { key, type in seen.append("before \(key) \(type)") }
-    try proxy.hookInstead(\.sorted) { original, values, limit in original(values.reversed(), limit - 1) }
-    try proxy.hookAfter(\.first) { result, values in seen.append("after first \(values.count) \(result)") }
-    try proxy.hookAfter(\.check) { result, key, _, _ in seen.append("after check \(key) \(result)") }
+    proxy.hookAfter(\.value) { answer, key in seen.append("after \(key) \(answer)") }
+    proxy.hookBefore(\.valueAs) { key, type in seen.append("before \(key) \(type)") }
+    proxy.hookInstead(\.sorted) { original, values, limit in original(values.reversed(), limit - 1) }
+    proxy.hookAfter(\.first) { result, values in seen.append("after first \(values.count) \(result)") }
+    proxy.hookAfter(\.check) { result, key, _, _ in seen.append("after check \(key) \(result)") }
 
     let count: Int = proxy.value(forKey: "count")
     #expect(count == 3)
@@ -157,7 +157,7 @@ final class PreferencesRecorder: PreferencesDelegate {
   func mistypedAnswer() async {
     await #expect(processExitsWith: .failure) {
       let proxy = PreferencesDelegateProxy(forwardee: PreferencesRecorder())
-      try proxy.hookInstead(\.value) { _, _ in "not a number" }
+      proxy.hookInstead(\.value) { _, _ in "not a number" }
       let count: Int = proxy.value(forKey: "count")
       _ = count
     }

@@ -19,7 +19,7 @@ import Testing
     let recorder = Recorder()
     let proxy = RefinedDelegateProxy(forwardee: recorder)
     var seen: [Int] = []
-    try proxy.hookAfter(\.base.baseDidChange) { seen.append($0) }
+    proxy.hookAfter(\.base.baseDidChange) { seen.append($0) }
     proxy.baseDidChange(3)
     #expect(seen == [3])
     #expect(recorder.calls == ["base 3"])
@@ -34,8 +34,8 @@ import Testing
     let recorder = Recorder()
     let proxy = DiamondDelegateProxy(forwardee: recorder)
     var seen: [String] = []
-    try proxy.hookBefore(\.refined.base.baseDidChange) { seen.append("base \($0)") }
-    try proxy.hookBefore(\.sibling) { seen.append("sibling \($0)") }
+    proxy.hookBefore(\.refined.base.baseDidChange) { seen.append("base \($0)") }
+    proxy.hookBefore(\.sibling) { seen.append("sibling \($0)") }
     proxy.baseDidChange(1)
     proxy.sibling(2)
     #expect(proxy.diamond(4) == 8)

@@ -51,9 +51,9 @@ final class CounterRecorder: CounterDelegate {
     let forwardee = CounterRecorder()
     let proxy = CounterDelegateProxy(forwardee: forwardee)
     var seen: [String] = []
-    try proxy.hookBefore(\.counterAdjust) { name, value in seen.append("before \(name) \(value)") }
-    try proxy.hookInstead(\.counterAdjust) { original, name, value in original(name, value + 1) }
-    try proxy.hookAfter(\.counterAdjust) { name, value in seen.append("after \(name) \(value)") }
+    proxy.hookBefore(\.counterAdjust) { name, value in seen.append("before \(name) \(value)") }
+    proxy.hookInstead(\.counterAdjust) { original, name, value in original(name, value + 1) }
+    proxy.hookAfter(\.counterAdjust) { name, value in seen.append("after \(name) \(value)") }
     var value = 10
     proxy.counter("c", adjust: &value)
     #expect(value == 22, "the forwardee doubled what the instead hook passed on")

@@ -12,9 +12,9 @@ import Testing
     let recorder = KitchenSinkRecorder()
     let proxy = KitchenSinkDelegateProxy(forwardee: recorder)
     var seen: [String] = []
-    try proxy.hookBefore(\.shouldAccept) { sink, order in seen.append("before \(sink.name) \(order.id)") }
-    try proxy.hookAfter(\.shouldAccept) { result, _, order in seen.append("after \(order.id) \(result)") }
-    try proxy.hookInstead(\.priority) { original, sink, order in original(sink, Order(id: order.id + 1)) + 1 }
+    proxy.hookBefore(\.shouldAccept) { sink, order in seen.append("before \(sink.name) \(order.id)") }
+    proxy.hookAfter(\.shouldAccept) { result, _, order in seen.append("after \(order.id) \(result)") }
+    proxy.hookInstead(\.priority) { original, sink, order in original(sink, Order(id: order.id + 1)) + 1 }
     #expect(proxy.sink(Sink(name: "s"), shouldAccept: Order(id: 4)))
     #expect(proxy.sink(Sink(name: "s"), priorityOf: Order(id: 4)) == 51)
     #expect(seen == ["before s 4", "after 4 true"])
@@ -32,7 +32,7 @@ import Testing
     let recorder = KitchenSinkRecorder()
     let proxy = KitchenSinkDelegateProxy(forwardee: recorder)
     var outcomes: [Result<Int, any Error>] = []
-    try proxy.hookAfter(\.record) { result, _, _, _ in outcomes.append(result) }
+    proxy.hookAfter(\.record) { result, _, _, _ in outcomes.append(result) }
     _ = try? proxy.sink(Sink(name: "s"), record: Order(id: 13), in: Ledger())
     #expect(try proxy.sink(Sink(name: "s"), record: Order(id: 1), in: Ledger()) == 1)
     #expect(outcomes.count == 2)
@@ -45,11 +45,11 @@ import Testing
     let recorder = KitchenSinkRecorder()
     let proxy = KitchenSinkDelegateProxy(forwardee: recorder)
     var seen: [String] = []
-    try proxy.hookInstead(\.receipt) { original, sink, order in
+    proxy.hookInstead(\.receipt) { original, sink, order in
       seen.append("instead \(order.id)")
       return try await original(sink, order)
     }
-    try proxy.hookAfter(\.willFinish) { _ in seen.append("finished, delegate saw \(recorder.calls)") }
+    proxy.hookAfter(\.willFinish) { _ in seen.append("finished, delegate saw \(recorder.calls)") }
     #expect(try await proxy.sink(Sink(name: "s"), receiptFor: Order(id: 6)) == Order(id: -6))
     await proxy.sinkWillFinish(Sink(name: "s"))
     #expect(
@@ -61,8 +61,8 @@ import Testing
     let recorder = KitchenSinkRecorder()
     let proxy = KitchenSinkDelegateProxy(forwardee: recorder)
     var seen: [String] = []
-    try proxy.hookBefore(\.inspect) { _, value in seen.append("hook \(type(of: value))") }
-    try proxy.hookInstead(\.encode) { original, sink, payload in original(sink, payload) * 100 }
+    proxy.hookBefore(\.inspect) { _, value in seen.append("hook \(type(of: value))") }
+    proxy.hookInstead(\.encode) { original, sink, payload in original(sink, payload) * 100 }
     #expect(proxy.sink(Sink(name: "s"), inspect: 7) == "Int")
     #expect(proxy.sink(Sink(name: "s"), encode: "ab") == 400)
     #expect(seen == ["hook Int"])

@@ -53,12 +53,12 @@ final class StoreRecorder: StoreDelegate {
     let forwardee = StoreRecorder()
     let proxy = StoreDelegateProxy(forwardee: forwardee)
     var seen: [String] = []
-    try proxy.hookBefore(\.databaseDidChange) { seen.append("plain") }
-    try proxy.hookBefore(\.databaseDidChangeWith) { change in seen.append("with \(change)") }
-    try proxy.hookBefore(\.updateInt) { value in seen.append("Int \(value)") }
-    try proxy.hookBefore(\.updateString) { value in seen.append("String \(value)") }
-    try proxy.hookAfter(\.valueFor) { result, key in seen.append("valueFor \(key) \(String(describing: result))") }
-    try proxy.hookBefore(\.reloadAll) { seen.append("reloadAll") }
+    proxy.hookBefore(\.databaseDidChange) { seen.append("plain") }
+    proxy.hookBefore(\.databaseDidChangeWith) { change in seen.append("with \(change)") }
+    proxy.hookBefore(\.updateInt) { value in seen.append("Int \(value)") }
+    proxy.hookBefore(\.updateString) { value in seen.append("String \(value)") }
+    proxy.hookAfter(\.valueFor) { result, key in seen.append("valueFor \(key) \(String(describing: result))") }
+    proxy.hookBefore(\.reloadAll) { seen.append("reloadAll") }
     proxy.databaseDidChange(with: "x")
     proxy.databaseDidChange()
     proxy.update("s")

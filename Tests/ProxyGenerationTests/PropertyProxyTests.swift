@@ -56,11 +56,11 @@ final class SettingsRecorder: SettingsDelegate {
     let forwardee = SettingsRecorder()
     let proxy = SettingsDelegateProxy(forwardee: forwardee)
     var seen: [String] = []
-    try proxy.hookBefore(\.volume) { seen.append("before get") }
-    try proxy.hookAfter(\.volume) { value in seen.append("after get \(value)") }
-    try proxy.hookBefore(\.setVolume) { value in seen.append("before set \(value)") }
-    try proxy.hookAfter(\.setVolume) { value in seen.append("after set \(value) delegate saw \(forwardee.calls)") }
-    try proxy.hookInstead(\.title) { original in original() + "!" }
+    proxy.hookBefore(\.volume) { seen.append("before get") }
+    proxy.hookAfter(\.volume) { value in seen.append("after get \(value)") }
+    proxy.hookBefore(\.setVolume) { value in seen.append("before set \(value)") }
+    proxy.hookAfter(\.setVolume) { value in seen.append("after set \(value) delegate saw \(forwardee.calls)") }
+    proxy.hookInstead(\.title) { original in original() + "!" }
     proxy.volume = 3
     #expect(proxy.volume == 3)
     #expect(proxy.title == "Recorded!")
@@ -73,7 +73,7 @@ final class SettingsRecorder: SettingsDelegate {
   func withoutForwardee() throws {
     let proxy = SettingsDelegateProxy()
     var seen: [String] = []
-    try proxy.hookBefore(\.setIsMuted) { value in seen.append("set \(value)") }
+    proxy.hookBefore(\.setIsMuted) { value in seen.append("set \(value)") }
     #expect(proxy.title == "Untitled")
     #expect(proxy.volume == 50)
     #expect(proxy.subtitle == nil)

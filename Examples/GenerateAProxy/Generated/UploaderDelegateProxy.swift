@@ -15,7 +15,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = UploaderDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.willStart) { uploader, file in
+/// proxy.hookBefore(\.willStart) { uploader, file in
 ///   print("uploader(_:willStart:)")
 /// }
 /// ```

@@ -129,10 +129,10 @@ public final class AutoTracker {
     Self.trackers[application] = WeakReference(self)
     attachments.append(
       HostAttachment.attach(to: application, installing: { ApplicationDelegateProxy() }) {
-        (proxy: ApplicationDelegateProxy) throws(DelegateProxyError) -> [HookToken] in
+        (proxy: ApplicationDelegateProxy) -> [HookToken] in
         [
-          try proxy.hookBefore(\.willSendAction) { [weak self] _, action in self?.sawAction(action) },
-          try proxy.hookAfter(\.screenDidReach) { [weak self] _, screen, event in
+          proxy.hookBefore(\.willSendAction) { [weak self] _, action in self?.sawAction(action) },
+          proxy.hookAfter(\.screenDidReach) { [weak self] _, screen, event in
             self?.screen(screen, didReach: event)
           },
         ]
@@ -202,8 +202,8 @@ public final class AutoTracker {
     } else if let scroll = view as? ScrollView, !isAttached(to: scroll) {
       attachments.append(
         HostAttachment.attach(to: scroll, installing: { ScrollViewDelegateProxy() }) {
-          (proxy: ScrollViewDelegateProxy) throws(DelegateProxyError) -> [HookToken] in
-          [try proxy.hookAfter(\.willBeginDragging) { [weak self] view in self?.capture(.scrollStart(view)) }]
+          (proxy: ScrollViewDelegateProxy) -> [HookToken] in
+          [proxy.hookAfter(\.willBeginDragging) { [weak self] view in self?.capture(.scrollStart(view)) }]
         })
     }
     for subview in view.subviews { scan(subview) }
@@ -221,12 +221,12 @@ public final class AutoTracker {
     guard !isAttached(to: host) else { return }
     attachments.append(
       HostAttachment.attach(to: host, installing: make) {
-        (proxy: Proxy) throws(DelegateProxyError) -> [HookToken] in
+        (proxy: Proxy) -> [HookToken] in
         [
-          try proxy.hookAfter(didSelect) { [weak self] host, indexPath in
+          proxy.hookAfter(didSelect) { [weak self] host, indexPath in
             self?.capture(.selection(host.selectionContext(at: indexPath)))
           },
-          try proxy.hookAfter(willBeginDragging) { [weak self] view in self?.capture(.scrollStart(view)) },
+          proxy.hookAfter(willBeginDragging) { [weak self] view in self?.capture(.scrollStart(view)) },
         ]
       })
   }

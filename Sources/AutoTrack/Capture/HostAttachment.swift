@@ -43,7 +43,7 @@ final class HostAttachment {
     Host: DelegateHosting, Proxy: DelegateProxy<Host.Delegate> & TypedDelegateProxy & DelegateConvertible
   >(
     to host: Host, installing make: @escaping @MainActor () -> Proxy,
-    hooks: @escaping @MainActor (Proxy) throws(DelegateProxyError) -> [HookToken]
+    hooks: @escaping @MainActor (Proxy) -> [HookToken]
   ) -> HostAttachment where Proxy.ProxiedDelegate == Host.Delegate {
     let attachment = HostAttachment(
       host: host,
@@ -55,13 +55,7 @@ final class HostAttachment {
         host.delegateSlot.delegateDidChange(to: host.hostedDelegate)
         let proxy = host.delegateSlot.install(Proxy.self, asGuest: true, make: make)
         attachment.proxy = proxy
-        do {
-          attachment.tokens = try hooks(proxy)
-        } catch {
-          // HeadlessUI's proxies declare their methods correctly, so the hooks cannot fail; a failure
-          // here is a bug in HeadlessUI, not bad input.
-          preconditionFailure("AutoTrack could not hook \(Proxy.self): \(error)")
-        }
+        attachment.tokens = hooks(proxy)
       })
     attachment.reattach(attachment)
     let observer = host.delegateSlot.addObserver { [weak attachment] in

@@ -12,13 +12,11 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<Result>(
     _ method: KeyPath<Methods, DelegateMethod<Result>>, once: Bool = false, _ body: @escaping @Sendable () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -31,13 +29,11 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter(
     _ method: KeyPath<Methods, DelegateMethod<Void>>, once: Bool = false, _ body: @escaping @Sendable () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -50,13 +46,11 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<Result>(
     _ method: KeyPath<Methods, DelegateMethod<Result>>, once: Bool = false, _ body: @escaping @Sendable (Result) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -69,14 +63,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -89,14 +81,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -109,13 +99,11 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Result>>, once: Bool = false, _ body: @escaping @Sendable () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -128,13 +116,11 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Void>>, once: Bool = false, _ body: @escaping @Sendable () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -147,14 +133,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -167,14 +151,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -187,14 +169,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -209,13 +189,11 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Result>>, once: Bool = false, _ body: @escaping @Sendable (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -228,13 +206,11 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Void>>, once: Bool = false, _ body: @escaping @Sendable (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -247,14 +223,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -267,14 +241,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -287,14 +259,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -307,14 +277,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -327,14 +295,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -347,14 +313,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -367,14 +331,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -387,14 +349,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -409,14 +369,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -429,14 +387,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -449,14 +405,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -469,14 +423,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -489,14 +441,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -509,14 +459,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -529,14 +477,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -549,14 +495,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -569,14 +513,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -589,14 +531,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -611,14 +551,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -631,14 +569,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -651,14 +587,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -671,14 +605,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -691,14 +623,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -711,14 +641,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -731,14 +659,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -751,14 +677,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -771,14 +695,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -791,14 +713,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -813,14 +733,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -833,14 +751,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -853,14 +769,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -873,14 +787,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -893,14 +805,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -913,14 +823,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -933,14 +841,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -953,14 +859,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -973,14 +877,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -993,14 +895,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -1015,14 +915,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1035,14 +933,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1055,14 +951,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1075,14 +969,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1095,14 +987,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1115,14 +1005,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1135,14 +1023,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1155,14 +1041,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1175,14 +1059,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1195,14 +1077,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1217,14 +1097,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1237,14 +1115,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, A5>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1257,14 +1133,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1277,14 +1151,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1297,14 +1169,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1317,14 +1187,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1337,14 +1205,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, A5>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1357,14 +1223,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1377,14 +1241,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>,
     once: Bool = false, _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1397,14 +1259,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>,
     once: Bool = false, _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }

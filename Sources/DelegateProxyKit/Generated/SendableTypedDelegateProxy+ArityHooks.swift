@@ -12,14 +12,12 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<Result>(
     _ method: KeyPath<Methods, DelegateMethod<Result>>, once: Bool = false, _ body: @escaping @Sendable () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -32,14 +30,12 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter(
     _ method: KeyPath<Methods, DelegateMethod<Void>>, once: Bool = false, _ body: @escaping @Sendable () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -52,14 +48,12 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<Result>(
     _ method: KeyPath<Methods, DelegateMethod<Result>>, once: Bool = false, _ body: @escaping @Sendable (Result) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -72,15 +66,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -93,15 +85,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -114,14 +104,12 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Result>>, once: Bool = false, _ body: @escaping @Sendable () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -134,14 +122,12 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Void>>, once: Bool = false, _ body: @escaping @Sendable () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -154,15 +140,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -175,15 +159,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -196,15 +178,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -219,14 +199,12 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Result>>, once: Bool = false, _ body: @escaping @Sendable (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -239,14 +217,12 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Void>>, once: Bool = false, _ body: @escaping @Sendable (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -259,15 +235,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -280,15 +254,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -301,15 +273,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -322,15 +292,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -343,15 +311,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -364,15 +330,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -385,15 +349,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -406,15 +368,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -429,15 +389,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -450,15 +408,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -471,15 +427,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -492,15 +446,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -513,15 +465,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -534,15 +484,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -555,15 +503,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -576,15 +522,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -597,15 +541,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -618,15 +560,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -641,15 +581,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -662,15 +600,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -683,15 +619,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -704,15 +638,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -725,15 +657,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -746,15 +676,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -767,15 +695,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -788,15 +714,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -809,15 +733,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -830,15 +752,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -853,15 +773,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -874,15 +792,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -895,15 +811,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -916,15 +830,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -937,15 +849,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -958,15 +868,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -979,15 +887,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1000,15 +906,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -1021,15 +925,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1042,15 +944,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -1065,15 +965,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1086,15 +984,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1107,15 +1003,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1128,15 +1022,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1149,15 +1041,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1170,15 +1060,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1191,15 +1079,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1212,15 +1098,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1233,15 +1117,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1254,15 +1136,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1277,15 +1157,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1298,15 +1176,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1319,15 +1195,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1340,15 +1214,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1361,15 +1233,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1382,15 +1252,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1403,15 +1271,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1424,15 +1290,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1445,15 +1309,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>,
     once: Bool = false, _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1466,15 +1328,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>,
     once: Bool = false, _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }

@@ -13,15 +13,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of a plain method (``DelegateMethod``) that returns
@@ -35,15 +33,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of a plain method (``DelegateMethod``) that returns a
@@ -57,15 +53,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
   }
   /// Installs a hook on this proxy that runs in place of each call of a plain method (``DelegateMethod``).
@@ -83,17 +77,15 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall``, then the call's arguments, and returns what the
   ///     host gets.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body:
       @escaping @Sendable (OriginalCall<ProxiedDelegate, repeat each Argument, Result, Never>, repeat each Argument) ->
       Result
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
   }
   /// Installs a hook on this proxy that runs before each call of a throwing method (``ThrowingDelegateMethod``), with
@@ -107,15 +99,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of a throwing method (``ThrowingDelegateMethod``), with
@@ -129,15 +119,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
   }
   /// Installs a hook on this proxy that runs in place of each call of a throwing method (``ThrowingDelegateMethod``).
@@ -155,17 +143,15 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall``, then the call's arguments, and returns what the
   ///     host gets.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body:
       @escaping @Sendable (OriginalCall<ProxiedDelegate, repeat each Argument, Result, Failure>, repeat each Argument)
       throws(Failure) -> Result
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
   }
   /// Installs a hook on this proxy that runs before each call of an `async` method (``AsyncDelegateMethod``), with
@@ -179,15 +165,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of an `async` method (``AsyncDelegateMethod``) that
@@ -203,15 +187,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of an `async` method (``AsyncDelegateMethod``) that
@@ -227,15 +209,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
   }
   /// Installs an `async` hook on this proxy that runs in place of each call of an `async` method
@@ -254,8 +234,6 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall``, then the call's arguments, and returns
   ///     what the host gets.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
@@ -263,9 +241,9 @@ extension SendableTypedDelegateProxy {
       nonisolated(nonsending) @escaping @Sendable (
         AsyncOriginalCall<ProxiedDelegate, repeat each Argument, Result, Never>, repeat each Argument
       ) async -> Result
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: AsyncInsteadHook(body)
     )
   }
@@ -280,15 +258,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of an `async throws` method
@@ -305,15 +281,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
   }
   /// Installs an `async` hook on this proxy that runs in place of each call of an `async throws` method
@@ -332,8 +306,6 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall``, then the call's arguments, and returns
   ///     what the host gets.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
@@ -341,9 +313,9 @@ extension SendableTypedDelegateProxy {
       nonisolated(nonsending) @escaping @Sendable (
         AsyncOriginalCall<ProxiedDelegate, repeat each Argument, Result, Failure>, repeat each Argument
       ) async throws(Failure) -> Result
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: AsyncInsteadHook(body)
     )
   }

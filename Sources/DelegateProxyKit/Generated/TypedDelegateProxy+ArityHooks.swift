@@ -12,13 +12,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<Result>(
     _ method: KeyPath<Methods, DelegateMethod<Result>>, once: Bool = false, _ body: @escaping () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -31,13 +29,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter(
     _ method: KeyPath<Methods, DelegateMethod<Void>>, once: Bool = false, _ body: @escaping () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -50,13 +46,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<Result>(
     _ method: KeyPath<Methods, DelegateMethod<Result>>, once: Bool = false, _ body: @escaping (Result) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -69,14 +63,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -89,14 +81,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -109,13 +99,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Result>>, once: Bool = false, _ body: @escaping () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -128,13 +116,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Void>>, once: Bool = false, _ body: @escaping () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -147,13 +133,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Result>>, once: Bool = false, _ body: @escaping (Result) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -166,14 +150,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping () -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -186,14 +168,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -208,13 +188,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Result>>, once: Bool = false, _ body: @escaping (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -227,13 +205,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Void>>, once: Bool = false, _ body: @escaping (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -246,13 +222,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Result>>, once: Bool = false, _ body: @escaping (Result, A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -265,14 +239,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -285,14 +257,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -305,13 +275,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Result>>, once: Bool = false, _ body: @escaping (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -324,13 +292,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Void>>, once: Bool = false, _ body: @escaping (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -343,14 +309,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -363,14 +327,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -383,14 +345,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -405,13 +365,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Result>>, once: Bool = false, _ body: @escaping (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -424,13 +382,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Void>>, once: Bool = false, _ body: @escaping (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -443,14 +399,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -463,14 +417,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -483,14 +435,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -503,14 +453,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -523,14 +471,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -543,14 +489,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -563,14 +507,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -583,14 +525,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -605,14 +545,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -625,14 +563,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -645,14 +581,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -665,14 +599,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -685,14 +617,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -705,14 +635,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -725,14 +653,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -745,14 +671,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -765,14 +689,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -785,14 +707,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1, A2) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -807,14 +727,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -827,14 +745,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -847,14 +763,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -867,14 +781,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -887,14 +799,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -907,14 +817,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -927,14 +835,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -947,14 +853,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -967,14 +871,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -987,14 +889,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1, A2, A3) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -1009,14 +909,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1029,14 +927,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1049,14 +945,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1069,14 +963,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1089,14 +981,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1109,14 +999,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1129,14 +1017,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1149,14 +1035,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1169,14 +1053,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1189,14 +1071,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1211,14 +1091,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1231,14 +1109,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1251,14 +1127,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1271,14 +1145,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1291,14 +1163,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1311,14 +1181,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1331,14 +1199,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1351,14 +1217,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1371,14 +1235,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>,
     once: Bool = false, _ body: @escaping (A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1391,14 +1253,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>,
     once: Bool = false, _ body: @escaping (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    return try hooks.installTyped(
+  ) -> HookToken {
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }

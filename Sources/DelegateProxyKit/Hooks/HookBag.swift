@@ -12,7 +12,7 @@ import Synchronization
 ///
 ///   init(list: ListView) throws {
 ///     let proxy = list.installProxy(ListViewDelegateProxy())
-///     try proxy.hookAfter(\.didSelectRow) { _, indexPath in print("selected", indexPath) }
+///     proxy.hookAfter(\.didSelectRow) { _, indexPath in print("selected", indexPath) }
 ///       .store(in: hooks)
 ///   }
 /// }   // when the screen goes away, so do its hooks
@@ -70,7 +70,7 @@ extension HookToken {
   /// Hands the hook to `bag`, which removes it when the bag is deinitialised.
   ///
   /// ```swift
-  /// try proxy.hookBefore(\.didSelectRow) { _, indexPath in log(indexPath) }.store(in: hooks)
+  /// proxy.hookBefore(\.didSelectRow) { _, indexPath in log(indexPath) }.store(in: hooks)
   /// ```
   ///
   /// - Parameter bag: The bag that owns the hook from now on.

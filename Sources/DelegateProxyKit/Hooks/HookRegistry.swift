@@ -272,12 +272,25 @@ public final class HookRegistry: Sendable {
 
   /// Installs a typed hook; the proxy's typed installers call it. `arityBox` is the same hook
   /// stored at its method's arity, from the generated arity overloads.
+  ///
+  /// Nothing here depends on input: the declaration was checked when it was made (a defect stops
+  /// the program, as a table is source code), and a typed install reaches a live registry — the
+  /// proxy's own, called through the proxy, or the type's, which never dies.
   internal func installTyped(
     method: ProxyMethod, position: HookPosition, once: Bool, kind: HookEntry.Kind, box: AnyObject,
     arityBox: AnyObject? = nil
-  ) throws(DelegateProxyError) -> HookToken {
-    try check(method)
-    return try install(method: method, position: position, once: once, kind: kind, box: box, arityBox: arityBox)
+  ) -> HookToken {
+    if let problem = method.declaration.problem {
+      preconditionFailure(
+        "\(proxyTypeName).Methods declares '\(method.selector)' wrongly: \(problem). A method table is source "
+          + "code, so this is a programming error; `try \(proxyTypeName).validateMethodTable()` in a test lists "
+          + "every defect of the table")
+    }
+    do {
+      return try install(method: method, position: position, once: once, kind: kind, box: box, arityBox: arityBox)
+    } catch {
+      preconditionFailure("a typed hook on \(proxyTypeName).\(method.selector) reached a dead registry: \(error)")
+    }
   }
 
   private func install(

@@ -1,7 +1,7 @@
 /// Identifies one installed hook; removes it.
 ///
 /// ```swift
-/// let token = try proxy.hookBefore(\.didSelectRow) { list, indexPath in }
+/// let token = proxy.hookBefore(\.didSelectRow) { list, indexPath in }
 /// try token.remove()   // true
 /// try token.remove()   // false: already removed
 /// ```

@@ -15,9 +15,9 @@
 ///
 /// The selector is the method's `#function` spelling. It is typed only here; hooks name the
 /// method by key path (`\.didSelectRow`), so a misspelling cannot make a hook silently never fire.
-/// A selector whose labels do not match the number of arguments is refused with
-/// ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when a hook is
-/// installed on it.
+/// A selector whose labels do not match the number of arguments is a programming error: a typed
+/// hook on it stops the program with a message naming it, and
+/// ``MethodTableProxy/validateMethodTable()`` reports it in a test.
 public final class DelegateMethod<each Argument, Result>: ProxyMethod, @unchecked Sendable {
   @usableFromInline internal let reifier: Reifier<repeat each Argument, Result>?
 

@@ -31,6 +31,13 @@ internal struct MethodDeclaration: Sendable {
     problem = Self.problem(in: selector, argumentCount: argumentTypes.count)
   }
 
+  /// Whether `other` has the same selector, effects, argument, result and failure types.
+  func declaresSameMethod(as other: MethodDeclaration) -> Bool {
+    selector == other.selector && effects == other.effects && argumentTypes.count == other.argumentTypes.count
+      && zip(argumentTypes, other.argumentTypes).allSatisfy { $0 == $1 } && resultType == other.resultType
+      && failureType == other.failureType
+  }
+
   /// Checks the shape `name(label:label:)` and that it names as many arguments as the types do;
   /// a property's getter, which takes no arguments, is spelled by the property's name alone, as
   /// `#function` spells it inside a getter.

@@ -47,14 +47,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs after each call of a plain method
@@ -68,14 +66,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<each Argument>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs after each call of a plain method
@@ -89,14 +85,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs in place of each call of a plain
@@ -115,17 +109,15 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall``, then the call's arguments, and returns what the
   ///     host gets.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body:
       @escaping @Sendable (OriginalCall<ProxiedDelegate, repeat each Argument, Result, Never>, repeat each Argument) ->
       Result
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireDelegateProxy()
-    return try Self.typeHooks.installTyped(
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs before each call of a throwing
@@ -139,14 +131,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs after each call of a throwing method
@@ -161,14 +151,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs in place of each call of a throwing
@@ -187,17 +175,15 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall``, then the call's arguments, and returns what the
   ///     host gets.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body:
       @escaping @Sendable (OriginalCall<ProxiedDelegate, repeat each Argument, Result, Failure>, repeat each Argument)
       throws(Failure) -> Result
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireDelegateProxy()
-    return try Self.typeHooks.installTyped(
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs before each call of an `async`
@@ -211,14 +197,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs after each call of an `async` method
@@ -234,14 +218,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<each Argument>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs after each call of an `async` method
@@ -257,14 +239,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
   }
   /// Installs an `async` hook on every proxy of this type, existing and future, that runs in place of each call of an
@@ -283,8 +263,6 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall``, then the call's arguments, and returns
   ///     what the host gets.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
@@ -292,9 +270,9 @@ extension MethodTableProxy {
       nonisolated(nonsending) @escaping @Sendable (
         AsyncOriginalCall<ProxiedDelegate, repeat each Argument, Result, Never>, repeat each Argument
       ) async -> Result
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireDelegateProxy()
-    return try Self.typeHooks.installTyped(
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: AsyncInsteadHook(body)
     )
   }
@@ -309,14 +287,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookBefore<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on every proxy of this type, existing and future, that runs after each call of an `async throws`
@@ -333,14 +309,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookAfter<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try Self.typeHooks.installTyped(
+  ) -> HookToken {
+    Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
   }
   /// Installs an `async` hook on every proxy of this type, existing and future, that runs in place of each call of an
@@ -359,8 +333,6 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall``, then the call's arguments, and returns
   ///     what the host gets.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public static func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
@@ -368,9 +340,9 @@ extension MethodTableProxy {
       nonisolated(nonsending) @escaping @Sendable (
         AsyncOriginalCall<ProxiedDelegate, repeat each Argument, Result, Failure>, repeat each Argument
       ) async throws(Failure) -> Result
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireDelegateProxy()
-    return try Self.typeHooks.installTyped(
+    return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: AsyncInsteadHook(body)
     )
   }

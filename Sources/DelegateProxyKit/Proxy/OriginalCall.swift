@@ -5,7 +5,7 @@
 /// once, or not at all and return a value of your own:
 ///
 /// ```swift
-/// try proxy.hookInstead(\.shouldHighlightRow) { original, list, indexPath in
+/// proxy.hookInstead(\.shouldHighlightRow) { original, list, indexPath in
 ///   indexPath.section == 0 ? false : original(list, indexPath)
 /// }
 /// ```
@@ -56,7 +56,7 @@ extension OriginalCall: Sendable {}
 /// The rest of an `async` call, as an instead hook receives it: await it to go on with the call.
 ///
 /// ```swift
-/// try proxy.hookInstead(\.fetchReceipt) { original, order in
+/// proxy.hookInstead(\.fetchReceipt) { original, order in
 ///   try await original(order.trimmingCharacters(in: .whitespaces))
 /// }
 /// ```

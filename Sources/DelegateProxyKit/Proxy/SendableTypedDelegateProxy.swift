@@ -15,7 +15,7 @@
 /// let proxy = TickerDelegateProxy(forwardee: ticker)
 /// let ticks = Counter()                                   // a Sendable counter
 /// Task.detached {
-///   let token = try proxy.hookAfter(\.tick) { count in ticks.add(count) }   // a @Sendable closure
+///   let token = proxy.hookAfter(\.tick) { count in ticks.add(count) }   // a @Sendable closure
 ///   …
 ///   token.remove()
 /// }

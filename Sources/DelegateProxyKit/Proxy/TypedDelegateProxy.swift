@@ -18,14 +18,22 @@
 /// argument and result types:
 ///
 /// ```swift
-/// let token = try proxy.hookAfter(\.didSelectRow) { list, indexPath in
+/// let token = proxy.hookAfter(\.didSelectRow) { list, indexPath in
 ///   selectedRows.append(indexPath)           // no casts, no argument positions
 /// }
-/// try proxy.hookInstead(\.shouldHighlightRow) { original, list, indexPath in
+/// proxy.hookInstead(\.shouldHighlightRow) { original, list, indexPath in
 ///   indexPath.section > 0 && original(list, indexPath)
 /// }
-/// try ListViewDelegateProxy.hookBefore(\.didSelectRow) { _, indexPath in log(indexPath) }   // every list proxy
+/// ListViewDelegateProxy.hookBefore(\.didSelectRow) { _, indexPath in log(indexPath) }   // every list proxy
 /// ```
+///
+/// Installing a typed hook cannot fail on input: the key path and the closure's types are checked
+/// by the compiler, and the proxy is alive while it is called. What remains is the table itself —
+/// a selector that does not match its method's generic shape, such as `"merge(_:)"` declared with
+/// two argument types. That is a programming error, so the install stops the program with a
+/// message naming the selector, the proxy type and what is wrong. Call
+/// ``MethodTableProxy/validateMethodTable()`` in a test to find every such defect without
+/// installing anything.
 ///
 /// One vocabulary, two receivers: the instance methods hook one proxy, with closures that run in
 /// the proxy's isolation and need not be `Sendable`; the static methods of the same names (from
@@ -64,14 +72,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(
+  ) -> HookToken {
+    hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of a plain method (``DelegateMethod``) that returns
@@ -85,14 +91,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Void>>, once: Bool = false,
     _ body: @escaping (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(
+  ) -> HookToken {
+    hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of a plain method (``DelegateMethod``) that returns a
@@ -106,14 +110,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping (Result, repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(
+  ) -> HookToken {
+    hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
   }
   /// Installs a hook on this proxy that runs in place of each call of a plain method (``DelegateMethod``).
@@ -131,16 +133,14 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall``, then the call's arguments, and returns what the
   ///     host gets.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body:
       @escaping (OriginalCall<ProxiedDelegate, repeat each Argument, Result, Never>, repeat each Argument) -> Result
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
   }
   /// Installs a hook on this proxy that runs before each call of a throwing method (``ThrowingDelegateMethod``), with
@@ -154,14 +154,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(
+  ) -> HookToken {
+    hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of a throwing method (``ThrowingDelegateMethod``), with
@@ -175,14 +173,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(
+  ) -> HookToken {
+    hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
   }
   /// Installs a hook on this proxy that runs in place of each call of a throwing method (``ThrowingDelegateMethod``).
@@ -200,17 +196,15 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall``, then the call's arguments, and returns what the
   ///     host gets.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body:
       @escaping (OriginalCall<ProxiedDelegate, repeat each Argument, Result, Failure>, repeat each Argument)
       throws(Failure) -> Result
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: InsteadHook(body))
   }
   /// Installs a hook on this proxy that runs before each call of an `async` method (``AsyncDelegateMethod``), with
@@ -224,14 +218,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(
+  ) -> HookToken {
+    hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of an `async` method (``AsyncDelegateMethod``) that
@@ -247,14 +239,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Void>>, once: Bool = false,
     _ body: @escaping (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(
+  ) -> HookToken {
+    hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of an `async` method (``AsyncDelegateMethod``) that
@@ -270,14 +260,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body: @escaping (Result, repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(
+  ) -> HookToken {
+    hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value, box: ResultHook(body))
   }
   /// Installs an `async` hook on this proxy that runs in place of each call of an `async` method
@@ -296,8 +284,6 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall``, then the call's arguments, and returns
   ///     what the host gets.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
@@ -305,9 +291,9 @@ extension TypedDelegateProxy {
       nonisolated(nonsending) @escaping (
         AsyncOriginalCall<ProxiedDelegate, repeat each Argument, Result, Never>, repeat each Argument
       ) async -> Result
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: AsyncInsteadHook(body)
     )
   }
@@ -322,14 +308,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookBefore<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping (repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(
+  ) -> HookToken {
+    hooks.installTyped(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments, box: ArgumentsHook(body))
   }
   /// Installs a hook on this proxy that runs after each call of an `async throws` method
@@ -346,14 +330,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookAfter<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, repeat each Argument) -> Void
-  ) throws(DelegateProxyError) -> HookToken {
-    try hooks.installTyped(
+  ) -> HookToken {
+    hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome, box: ResultHook(body))
   }
   /// Installs an `async` hook on this proxy that runs in place of each call of an `async throws` method
@@ -372,8 +354,6 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall``, then the call's arguments, and returns
   ///     what the host gets.
   /// - Returns: A token that removes the hook.
-  /// - Throws: ``DelegateProxyError/invalidMethodDeclaration(selector:proxyType:reason:)`` when the
-  ///   method's selector does not match its declaration in the table.
   @discardableResult
   public func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
@@ -381,9 +361,9 @@ extension TypedDelegateProxy {
       nonisolated(nonsending) @escaping (
         AsyncOriginalCall<ProxiedDelegate, repeat each Argument, Result, Failure>, repeat each Argument
       ) async throws(Failure) -> Result
-  ) throws(DelegateProxyError) -> HookToken {
+  ) -> HookToken {
     Self.requireDelegateProxy()
-    return try hooks.installTyped(
+    return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead, box: AsyncInsteadHook(body)
     )
   }

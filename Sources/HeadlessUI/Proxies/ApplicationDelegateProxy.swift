@@ -14,7 +14,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = ApplicationDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.willSendAction) { application, action in
+/// proxy.hookBefore(\.willSendAction) { application, action in
 ///   print("application(_:willSendAction:)")
 /// }
 /// ```

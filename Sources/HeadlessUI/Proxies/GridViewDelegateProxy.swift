@@ -16,7 +16,7 @@ import Foundation
 ///
 /// ```swift
 /// let proxy = GridViewDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.shouldHighlightItem) { gridView, indexPath in
+/// proxy.hookBefore(\.shouldHighlightItem) { gridView, indexPath in
 ///   print("gridView(_:shouldHighlightItemAt:)")
 /// }
 /// ```

@@ -16,7 +16,7 @@ import Foundation
 ///
 /// ```swift
 /// let proxy = ListViewDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.shouldHighlightRow) { listView, indexPath in
+/// proxy.hookBefore(\.shouldHighlightRow) { listView, indexPath in
 ///   print("listView(_:shouldHighlightRowAt:)")
 /// }
 /// ```

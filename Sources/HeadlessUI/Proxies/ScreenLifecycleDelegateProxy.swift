@@ -14,7 +14,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = ScreenLifecycleDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.willAppear) { screen in
+/// proxy.hookBefore(\.willAppear) { screen in
 ///   print("screenWillAppear(_:)")
 /// }
 /// ```

@@ -14,7 +14,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = ScrollViewDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.didScroll) { scrollView in
+/// proxy.hookBefore(\.didScroll) { scrollView in
 ///   print("scrollViewDidScroll(_:)")
 /// }
 /// ```

@@ -15,7 +15,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = TextFieldDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.shouldBeginEditing) { textField in
+/// proxy.hookBefore(\.shouldBeginEditing) { textField in
 ///   print("textFieldShouldBeginEditing(_:)")
 /// }
 /// ```

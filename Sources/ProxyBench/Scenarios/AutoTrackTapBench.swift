@@ -76,11 +76,7 @@ func tapBody(_ tracking: TapTracking) -> Variant.Body {
     switch tracking {
     case .none: break
     case .emptyHook:
-      do {
-        try screen.list.installProxy(ListViewDelegateProxy()).hookAfter(\.didSelectRow) { _, _ in }
-      } catch {
-        preconditionFailure("autotrack bench: \(error)")
-      }
+      screen.list.installProxy(ListViewDelegateProxy()).hookAfter(\.didSelectRow) { _, _ in }
     case .spaced, .crowded:
       do {
         try tracker.start(app)

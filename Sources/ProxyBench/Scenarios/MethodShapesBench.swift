@@ -67,13 +67,13 @@ func shapeLoop(_ shape: MethodShape, _ path: ShapePath) -> @MainActor @Sendable 
     if path == .proxyAfterHook {
       switch shape {
       case .throwing:
-        try! proxy.hookAfter(\.validate) { result, _, _ in
+        proxy.hookAfter(\.validate) { result, _, _ in
           if case .success(let value) = result { counter.add(value & 1) }
         }
       case .sixArguments:
-        try! proxy.hookAfter(\.six) { _, first, _, _, _, last in counter.add(first &+ last) }
+        proxy.hookAfter(\.six) { _, first, _, _, _, last in counter.add(first &+ last) }
       case .sevenArguments:
-        try! proxy.hookAfter(\.seven) { _, first, _, _, _, _, last in counter.add(first &+ last) }
+        proxy.hookAfter(\.seven) { _, first, _, _, _, _, last in counter.add(first &+ last) }
       }
     }
   }

@@ -95,7 +95,7 @@ func listLoop(
           counter.add(try invocation.argument(1, as: IndexPath.self).row &+ 1)
         }
       } else {
-        try! proxy.hookAfter(\.didSelectRow) { _, indexPath in counter.add(indexPath.row &+ 1) }
+        proxy.hookAfter(\.didSelectRow) { _, indexPath in counter.add(indexPath.row &+ 1) }
       }
     }
   }

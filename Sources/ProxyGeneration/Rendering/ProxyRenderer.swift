@@ -167,7 +167,7 @@ package struct ProxyRenderer: Sendable {
         """
         ```swift
         let proxy = \(proxyName)(forwardee: delegate)
-        try proxy.hookBefore(\\.\(example.path.joined(separator: "."))) {\(parameters)
+        proxy.hookBefore(\\.\(example.path.joined(separator: "."))) {\(parameters)
           print("\(example.requirement.selector)")
         }
         ```

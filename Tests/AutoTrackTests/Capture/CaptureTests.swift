@@ -59,7 +59,7 @@ import Testing
     fixture.shop.list.delegate = delegate
     let theirs = fixture.shop.list.installProxy(ListViewDelegateProxy())
     let hookRuns = HookCounter()
-    try theirs.hookAfter(\.didSelectRow) { _, _ in hookRuns.increment() }
+    theirs.hookAfter(\.didSelectRow) { _, _ in hookRuns.increment() }
     try fixture.tracker.start(fixture.app)
     try fixture.shop.list.tapRow(at: row)
     #expect(try await fixture.clicks.count == 1)

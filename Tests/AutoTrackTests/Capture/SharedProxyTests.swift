@@ -16,7 +16,7 @@ import Testing
     fixture.shop.list.delegate = delegate
     let theirs = fixture.shop.list.installProxy(ListViewDelegateProxy())
     let theirHook = HookCounter()
-    try theirs.hookAfter(\.didSelectRow) { _, _ in theirHook.increment() }
+    theirs.hookAfter(\.didSelectRow) { _, _ in theirHook.increment() }
     let before = delegateState(fixture)
 
     try fixture.tracker.start(fixture.app)
@@ -51,7 +51,7 @@ import Testing
     #expect(theirs.hooks.count == 2, "AutoTrack's hooks moved to the app's proxy")
     #expect(autoTracks.hooks.isEmpty)
     let theirHook = HookCounter()
-    try theirs.hookAfter(\.didSelectRow) { _, _ in theirHook.increment() }
+    theirs.hookAfter(\.didSelectRow) { _, _ in theirHook.increment() }
     try fixture.shop.list.tapRow(at: row)
     #expect(try await fixture.clicks.count == 1)
     #expect(theirHook.value == 1)
@@ -84,7 +84,7 @@ import Testing
     let fixture = try TrackingFixture(start: false)
     let theirs = fixture.app.installProxy(ApplicationDelegateProxy())
     var actions: [String] = []
-    try theirs.hookBefore(\.willSendAction) { _, action in actions.append(action.name) }
+    theirs.hookBefore(\.willSendAction) { _, action in actions.append(action.name) }
     try fixture.tracker.start(fixture.app)
     fixture.shop.buy.tap()
     fixture.tracker.stop()

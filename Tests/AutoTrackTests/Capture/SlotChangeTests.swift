@@ -126,7 +126,7 @@ final class SlotHarness {
     var delegate: SelectionCountingDelegate?
     init(screen: ShopScreen) throws {
       self.screen = screen
-      try proxy.hookAfter(\.didSelectRow) { [unowned self] _, _ in self.appHookRuns += 1 }
+      proxy.hookAfter(\.didSelectRow) { [unowned self] _, _ in self.appHookRuns += 1 }
     }
   }
 

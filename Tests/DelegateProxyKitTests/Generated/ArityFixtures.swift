@@ -1001,21 +1001,21 @@ extension ArityCase {
     ArityCase(
       method: "plain0", arity: 0, effects: .plain, returnsValue: true,
       call: { target, arguments in return target.plain0() },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.plain0, once: once) { body([]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.plain0, once: once) { body([]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.plain0, once: once) { value in body("\(value)", []) }
+        proxy.hookAfter(\.plain0, once: once) { value in body("\(value)", []) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.plain0, once: once) { original in
+        proxy.hookInstead(\.plain0, once: once) { original in
           body()
           return original()
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.plain0, once: once) { body([]) }
+        ArityTypeWideProxy.hookBefore(\.plain0, once: once) { body([]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.plain0, once: once) { value in body("\(value)", []) }
+        ArityTypeWideProxy.hookAfter(\.plain0, once: once) { value in body("\(value)", []) }
       }
     ),
     ArityCase(
@@ -1023,41 +1023,41 @@ extension ArityCase {
       call: { target, arguments in
         target.plainVoid0(); return nil
       },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.plainVoid0, once: once) { body([]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.plainVoid0, once: once) { body([]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.plainVoid0, once: once) { body("()", []) }
+        proxy.hookAfter(\.plainVoid0, once: once) { body("()", []) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.plainVoid0, once: once) { original in
+        proxy.hookInstead(\.plainVoid0, once: once) { original in
           body()
           return original()
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.plainVoid0, once: once) { body([]) }
+        ArityTypeWideProxy.hookBefore(\.plainVoid0, once: once) { body([]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.plainVoid0, once: once) { body("()", []) }
+        ArityTypeWideProxy.hookAfter(\.plainVoid0, once: once) { body("()", []) }
       }
     ),
     ArityCase(
       method: "throwing0", arity: 0, effects: .throwing, returnsValue: true,
       call: { target, arguments in return try target.throwing0() },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.throwing0, once: once) { body([]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.throwing0, once: once) { body([]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.throwing0, once: once) { outcome in body(ArityCase.describe(outcome), []) }
+        proxy.hookAfter(\.throwing0, once: once) { outcome in body(ArityCase.describe(outcome), []) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.throwing0, once: once) { original in
+        proxy.hookInstead(\.throwing0, once: once) { original in
           body()
           return try original()
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.throwing0, once: once) { body([]) }
+        ArityTypeWideProxy.hookBefore(\.throwing0, once: once) { body([]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.throwing0, once: once) { outcome in body(ArityCase.describe(outcome), []) }
+        ArityTypeWideProxy.hookAfter(\.throwing0, once: once) { outcome in body(ArityCase.describe(outcome), []) }
       }
     ),
     ArityCase(
@@ -1065,42 +1065,41 @@ extension ArityCase {
       call: { target, arguments in
         try target.throwingVoid0(); return nil
       },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.throwingVoid0, once: once) { body([]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.throwingVoid0, once: once) { body([]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.throwingVoid0, once: once) { outcome in body(ArityCase.describe(outcome), []) }
+        proxy.hookAfter(\.throwingVoid0, once: once) { outcome in body(ArityCase.describe(outcome), []) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.throwingVoid0, once: once) { (original) throws(ArityFailure) in
+        proxy.hookInstead(\.throwingVoid0, once: once) { (original) throws(ArityFailure) in
           body()
           return try original()
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.throwingVoid0, once: once) { body([]) }
+        ArityTypeWideProxy.hookBefore(\.throwingVoid0, once: once) { body([]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.throwingVoid0, once: once) { outcome in body(ArityCase.describe(outcome), [])
-        }
+        ArityTypeWideProxy.hookAfter(\.throwingVoid0, once: once) { outcome in body(ArityCase.describe(outcome), []) }
       }
     ),
     ArityCase(
       method: "async0", arity: 0, effects: .async, returnsValue: true,
       call: { target, arguments in return await target.async0() },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.async0, once: once) { body([]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.async0, once: once) { body([]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.async0, once: once) { value in body("\(value)", []) }
+        proxy.hookAfter(\.async0, once: once) { value in body("\(value)", []) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.async0, once: once) { original in
+        proxy.hookInstead(\.async0, once: once) { original in
           body()
           return await original()
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.async0, once: once) { body([]) }
+        ArityTypeWideProxy.hookBefore(\.async0, once: once) { body([]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.async0, once: once) { value in body("\(value)", []) }
+        ArityTypeWideProxy.hookAfter(\.async0, once: once) { value in body("\(value)", []) }
       }
     ),
     ArityCase(
@@ -1108,43 +1107,41 @@ extension ArityCase {
       call: { target, arguments in
         await target.asyncVoid0(); return nil
       },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.asyncVoid0, once: once) { body([]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.asyncVoid0, once: once) { body([]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncVoid0, once: once) { body("()", []) }
+        proxy.hookAfter(\.asyncVoid0, once: once) { body("()", []) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncVoid0, once: once) { original in
+        proxy.hookInstead(\.asyncVoid0, once: once) { original in
           body()
           return await original()
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncVoid0, once: once) { body([]) }
+        ArityTypeWideProxy.hookBefore(\.asyncVoid0, once: once) { body([]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncVoid0, once: once) { body("()", []) }
+        ArityTypeWideProxy.hookAfter(\.asyncVoid0, once: once) { body("()", []) }
       }
     ),
     ArityCase(
       method: "asyncThrowing0", arity: 0, effects: .asyncThrowing, returnsValue: true,
       call: { target, arguments in return try await target.asyncThrowing0() },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.asyncThrowing0, once: once) { body([]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.asyncThrowing0, once: once) { body([]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncThrowing0, once: once) { outcome in body(ArityCase.describe(outcome), []) }
+        proxy.hookAfter(\.asyncThrowing0, once: once) { outcome in body(ArityCase.describe(outcome), []) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncThrowing0, once: once) { original in
+        proxy.hookInstead(\.asyncThrowing0, once: once) { original in
           body()
           return try await original()
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncThrowing0, once: once) { body([]) }
+        ArityTypeWideProxy.hookBefore(\.asyncThrowing0, once: once) { body([]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncThrowing0, once: once) { outcome in
-          body(ArityCase.describe(outcome), [])
-        }
+        ArityTypeWideProxy.hookAfter(\.asyncThrowing0, once: once) { outcome in body(ArityCase.describe(outcome), []) }
       }
     ),
     ArityCase(
@@ -1152,21 +1149,21 @@ extension ArityCase {
       call: { target, arguments in
         try await target.asyncThrowingVoid0(); return nil
       },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.asyncThrowingVoid0, once: once) { body([]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.asyncThrowingVoid0, once: once) { body([]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncThrowingVoid0, once: once) { outcome in body(ArityCase.describe(outcome), []) }
+        proxy.hookAfter(\.asyncThrowingVoid0, once: once) { outcome in body(ArityCase.describe(outcome), []) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncThrowingVoid0, once: once) { (original) async throws(ArityFailure) in
+        proxy.hookInstead(\.asyncThrowingVoid0, once: once) { (original) async throws(ArityFailure) in
           body()
           return try await original()
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid0, once: once) { body([]) }
+        ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid0, once: once) { body([]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncThrowingVoid0, once: once) { outcome in
+        ArityTypeWideProxy.hookAfter(\.asyncThrowingVoid0, once: once) { outcome in
           body(ArityCase.describe(outcome), [])
         }
       }
@@ -1174,21 +1171,21 @@ extension ArityCase {
     ArityCase(
       method: "plain1", arity: 1, effects: .plain, returnsValue: true,
       call: { target, arguments in return target.plain1(arguments[0]) },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.plain1, once: once) { a0 in body([a0]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.plain1, once: once) { a0 in body([a0]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.plain1, once: once) { value, a0 in body("\(value)", [a0]) }
+        proxy.hookAfter(\.plain1, once: once) { value, a0 in body("\(value)", [a0]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.plain1, once: once) { original, a0 in
+        proxy.hookInstead(\.plain1, once: once) { original, a0 in
           body()
           return original(a0)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.plain1, once: once) { a0 in body([a0]) }
+        ArityTypeWideProxy.hookBefore(\.plain1, once: once) { a0 in body([a0]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.plain1, once: once) { value, a0 in body("\(value)", [a0]) }
+        ArityTypeWideProxy.hookAfter(\.plain1, once: once) { value, a0 in body("\(value)", [a0]) }
       }
     ),
     ArityCase(
@@ -1196,43 +1193,41 @@ extension ArityCase {
       call: { target, arguments in
         target.plainVoid1(arguments[0]); return nil
       },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.plainVoid1, once: once) { a0 in body([a0]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.plainVoid1, once: once) { a0 in body([a0]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.plainVoid1, once: once) { a0 in body("()", [a0]) }
+        proxy.hookAfter(\.plainVoid1, once: once) { a0 in body("()", [a0]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.plainVoid1, once: once) { original, a0 in
+        proxy.hookInstead(\.plainVoid1, once: once) { original, a0 in
           body()
           return original(a0)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.plainVoid1, once: once) { a0 in body([a0]) }
+        ArityTypeWideProxy.hookBefore(\.plainVoid1, once: once) { a0 in body([a0]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.plainVoid1, once: once) { a0 in body("()", [a0]) }
+        ArityTypeWideProxy.hookAfter(\.plainVoid1, once: once) { a0 in body("()", [a0]) }
       }
     ),
     ArityCase(
       method: "throwing1", arity: 1, effects: .throwing, returnsValue: true,
       call: { target, arguments in return try target.throwing1(arguments[0]) },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.throwing1, once: once) { a0 in body([a0]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.throwing1, once: once) { a0 in body([a0]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.throwing1, once: once) { outcome, a0 in body(ArityCase.describe(outcome), [a0]) }
+        proxy.hookAfter(\.throwing1, once: once) { outcome, a0 in body(ArityCase.describe(outcome), [a0]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.throwing1, once: once) { original, a0 in
+        proxy.hookInstead(\.throwing1, once: once) { original, a0 in
           body()
           return try original(a0)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.throwing1, once: once) { a0 in body([a0]) }
+        ArityTypeWideProxy.hookBefore(\.throwing1, once: once) { a0 in body([a0]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.throwing1, once: once) { outcome, a0 in
-          body(ArityCase.describe(outcome), [a0])
-        }
+        ArityTypeWideProxy.hookAfter(\.throwing1, once: once) { outcome, a0 in body(ArityCase.describe(outcome), [a0]) }
       }
     ),
     ArityCase(
@@ -1240,21 +1235,21 @@ extension ArityCase {
       call: { target, arguments in
         try target.throwingVoid1(arguments[0]); return nil
       },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.throwingVoid1, once: once) { a0 in body([a0]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.throwingVoid1, once: once) { a0 in body([a0]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.throwingVoid1, once: once) { outcome, a0 in body(ArityCase.describe(outcome), [a0]) }
+        proxy.hookAfter(\.throwingVoid1, once: once) { outcome, a0 in body(ArityCase.describe(outcome), [a0]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.throwingVoid1, once: once) { (original, a0) throws(ArityFailure) in
+        proxy.hookInstead(\.throwingVoid1, once: once) { (original, a0) throws(ArityFailure) in
           body()
           return try original(a0)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.throwingVoid1, once: once) { a0 in body([a0]) }
+        ArityTypeWideProxy.hookBefore(\.throwingVoid1, once: once) { a0 in body([a0]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.throwingVoid1, once: once) { outcome, a0 in
+        ArityTypeWideProxy.hookAfter(\.throwingVoid1, once: once) { outcome, a0 in
           body(ArityCase.describe(outcome), [a0])
         }
       }
@@ -1262,21 +1257,21 @@ extension ArityCase {
     ArityCase(
       method: "async1", arity: 1, effects: .async, returnsValue: true,
       call: { target, arguments in return await target.async1(arguments[0]) },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.async1, once: once) { a0 in body([a0]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.async1, once: once) { a0 in body([a0]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.async1, once: once) { value, a0 in body("\(value)", [a0]) }
+        proxy.hookAfter(\.async1, once: once) { value, a0 in body("\(value)", [a0]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.async1, once: once) { original, a0 in
+        proxy.hookInstead(\.async1, once: once) { original, a0 in
           body()
           return await original(a0)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.async1, once: once) { a0 in body([a0]) }
+        ArityTypeWideProxy.hookBefore(\.async1, once: once) { a0 in body([a0]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.async1, once: once) { value, a0 in body("\(value)", [a0]) }
+        ArityTypeWideProxy.hookAfter(\.async1, once: once) { value, a0 in body("\(value)", [a0]) }
       }
     ),
     ArityCase(
@@ -1284,41 +1279,41 @@ extension ArityCase {
       call: { target, arguments in
         await target.asyncVoid1(arguments[0]); return nil
       },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.asyncVoid1, once: once) { a0 in body([a0]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.asyncVoid1, once: once) { a0 in body([a0]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncVoid1, once: once) { a0 in body("()", [a0]) }
+        proxy.hookAfter(\.asyncVoid1, once: once) { a0 in body("()", [a0]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncVoid1, once: once) { original, a0 in
+        proxy.hookInstead(\.asyncVoid1, once: once) { original, a0 in
           body()
           return await original(a0)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncVoid1, once: once) { a0 in body([a0]) }
+        ArityTypeWideProxy.hookBefore(\.asyncVoid1, once: once) { a0 in body([a0]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncVoid1, once: once) { a0 in body("()", [a0]) }
+        ArityTypeWideProxy.hookAfter(\.asyncVoid1, once: once) { a0 in body("()", [a0]) }
       }
     ),
     ArityCase(
       method: "asyncThrowing1", arity: 1, effects: .asyncThrowing, returnsValue: true,
       call: { target, arguments in return try await target.asyncThrowing1(arguments[0]) },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.asyncThrowing1, once: once) { a0 in body([a0]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.asyncThrowing1, once: once) { a0 in body([a0]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncThrowing1, once: once) { outcome, a0 in body(ArityCase.describe(outcome), [a0]) }
+        proxy.hookAfter(\.asyncThrowing1, once: once) { outcome, a0 in body(ArityCase.describe(outcome), [a0]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncThrowing1, once: once) { original, a0 in
+        proxy.hookInstead(\.asyncThrowing1, once: once) { original, a0 in
           body()
           return try await original(a0)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncThrowing1, once: once) { a0 in body([a0]) }
+        ArityTypeWideProxy.hookBefore(\.asyncThrowing1, once: once) { a0 in body([a0]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncThrowing1, once: once) { outcome, a0 in
+        ArityTypeWideProxy.hookAfter(\.asyncThrowing1, once: once) { outcome, a0 in
           body(ArityCase.describe(outcome), [a0])
         }
       }
@@ -1328,21 +1323,21 @@ extension ArityCase {
       call: { target, arguments in
         try await target.asyncThrowingVoid1(arguments[0]); return nil
       },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.asyncThrowingVoid1, once: once) { a0 in body([a0]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.asyncThrowingVoid1, once: once) { a0 in body([a0]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncThrowingVoid1, once: once) { outcome, a0 in body(ArityCase.describe(outcome), [a0]) }
+        proxy.hookAfter(\.asyncThrowingVoid1, once: once) { outcome, a0 in body(ArityCase.describe(outcome), [a0]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncThrowingVoid1, once: once) { (original, a0) async throws(ArityFailure) in
+        proxy.hookInstead(\.asyncThrowingVoid1, once: once) { (original, a0) async throws(ArityFailure) in
           body()
           return try await original(a0)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid1, once: once) { a0 in body([a0]) }
+        ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid1, once: once) { a0 in body([a0]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncThrowingVoid1, once: once) { outcome, a0 in
+        ArityTypeWideProxy.hookAfter(\.asyncThrowingVoid1, once: once) { outcome, a0 in
           body(ArityCase.describe(outcome), [a0])
         }
       }
@@ -1350,21 +1345,21 @@ extension ArityCase {
     ArityCase(
       method: "plain2", arity: 2, effects: .plain, returnsValue: true,
       call: { target, arguments in return target.plain2(arguments[0], arguments[1]) },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.plain2, once: once) { a0, a1 in body([a0, a1]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.plain2, once: once) { a0, a1 in body([a0, a1]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.plain2, once: once) { value, a0, a1 in body("\(value)", [a0, a1]) }
+        proxy.hookAfter(\.plain2, once: once) { value, a0, a1 in body("\(value)", [a0, a1]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.plain2, once: once) { original, a0, a1 in
+        proxy.hookInstead(\.plain2, once: once) { original, a0, a1 in
           body()
           return original(a0, a1)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.plain2, once: once) { a0, a1 in body([a0, a1]) }
+        ArityTypeWideProxy.hookBefore(\.plain2, once: once) { a0, a1 in body([a0, a1]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.plain2, once: once) { value, a0, a1 in body("\(value)", [a0, a1]) }
+        ArityTypeWideProxy.hookAfter(\.plain2, once: once) { value, a0, a1 in body("\(value)", [a0, a1]) }
       }
     ),
     ArityCase(
@@ -1372,41 +1367,41 @@ extension ArityCase {
       call: { target, arguments in
         target.plainVoid2(arguments[0], arguments[1]); return nil
       },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.plainVoid2, once: once) { a0, a1 in body([a0, a1]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.plainVoid2, once: once) { a0, a1 in body([a0, a1]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.plainVoid2, once: once) { a0, a1 in body("()", [a0, a1]) }
+        proxy.hookAfter(\.plainVoid2, once: once) { a0, a1 in body("()", [a0, a1]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.plainVoid2, once: once) { original, a0, a1 in
+        proxy.hookInstead(\.plainVoid2, once: once) { original, a0, a1 in
           body()
           return original(a0, a1)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.plainVoid2, once: once) { a0, a1 in body([a0, a1]) }
+        ArityTypeWideProxy.hookBefore(\.plainVoid2, once: once) { a0, a1 in body([a0, a1]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.plainVoid2, once: once) { a0, a1 in body("()", [a0, a1]) }
+        ArityTypeWideProxy.hookAfter(\.plainVoid2, once: once) { a0, a1 in body("()", [a0, a1]) }
       }
     ),
     ArityCase(
       method: "throwing2", arity: 2, effects: .throwing, returnsValue: true,
       call: { target, arguments in return try target.throwing2(arguments[0], arguments[1]) },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.throwing2, once: once) { a0, a1 in body([a0, a1]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.throwing2, once: once) { a0, a1 in body([a0, a1]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.throwing2, once: once) { outcome, a0, a1 in body(ArityCase.describe(outcome), [a0, a1]) }
+        proxy.hookAfter(\.throwing2, once: once) { outcome, a0, a1 in body(ArityCase.describe(outcome), [a0, a1]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.throwing2, once: once) { original, a0, a1 in
+        proxy.hookInstead(\.throwing2, once: once) { original, a0, a1 in
           body()
           return try original(a0, a1)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.throwing2, once: once) { a0, a1 in body([a0, a1]) }
+        ArityTypeWideProxy.hookBefore(\.throwing2, once: once) { a0, a1 in body([a0, a1]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.throwing2, once: once) { outcome, a0, a1 in
+        ArityTypeWideProxy.hookAfter(\.throwing2, once: once) { outcome, a0, a1 in
           body(ArityCase.describe(outcome), [a0, a1])
         }
       }
@@ -1416,24 +1411,21 @@ extension ArityCase {
       call: { target, arguments in
         try target.throwingVoid2(arguments[0], arguments[1]); return nil
       },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.throwingVoid2, once: once) { a0, a1 in body([a0, a1]) }
-      },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.throwingVoid2, once: once) { a0, a1 in body([a0, a1]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.throwingVoid2, once: once) { outcome, a0, a1 in
-          body(ArityCase.describe(outcome), [a0, a1])
-        }
+        proxy.hookAfter(\.throwingVoid2, once: once) { outcome, a0, a1 in body(ArityCase.describe(outcome), [a0, a1]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.throwingVoid2, once: once) { (original, a0, a1) throws(ArityFailure) in
+        proxy.hookInstead(\.throwingVoid2, once: once) { (original, a0, a1) throws(ArityFailure) in
           body()
           return try original(a0, a1)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.throwingVoid2, once: once) { a0, a1 in body([a0, a1]) }
+        ArityTypeWideProxy.hookBefore(\.throwingVoid2, once: once) { a0, a1 in body([a0, a1]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.throwingVoid2, once: once) { outcome, a0, a1 in
+        ArityTypeWideProxy.hookAfter(\.throwingVoid2, once: once) { outcome, a0, a1 in
           body(ArityCase.describe(outcome), [a0, a1])
         }
       }
@@ -1441,21 +1433,21 @@ extension ArityCase {
     ArityCase(
       method: "async2", arity: 2, effects: .async, returnsValue: true,
       call: { target, arguments in return await target.async2(arguments[0], arguments[1]) },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.async2, once: once) { a0, a1 in body([a0, a1]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.async2, once: once) { a0, a1 in body([a0, a1]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.async2, once: once) { value, a0, a1 in body("\(value)", [a0, a1]) }
+        proxy.hookAfter(\.async2, once: once) { value, a0, a1 in body("\(value)", [a0, a1]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.async2, once: once) { original, a0, a1 in
+        proxy.hookInstead(\.async2, once: once) { original, a0, a1 in
           body()
           return await original(a0, a1)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.async2, once: once) { a0, a1 in body([a0, a1]) }
+        ArityTypeWideProxy.hookBefore(\.async2, once: once) { a0, a1 in body([a0, a1]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.async2, once: once) { value, a0, a1 in body("\(value)", [a0, a1]) }
+        ArityTypeWideProxy.hookAfter(\.async2, once: once) { value, a0, a1 in body("\(value)", [a0, a1]) }
       }
     ),
     ArityCase(
@@ -1463,45 +1455,41 @@ extension ArityCase {
       call: { target, arguments in
         await target.asyncVoid2(arguments[0], arguments[1]); return nil
       },
-      hookBefore: { proxy, once, body in try proxy.hookBefore(\.asyncVoid2, once: once) { a0, a1 in body([a0, a1]) } },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.asyncVoid2, once: once) { a0, a1 in body([a0, a1]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncVoid2, once: once) { a0, a1 in body("()", [a0, a1]) }
+        proxy.hookAfter(\.asyncVoid2, once: once) { a0, a1 in body("()", [a0, a1]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncVoid2, once: once) { original, a0, a1 in
+        proxy.hookInstead(\.asyncVoid2, once: once) { original, a0, a1 in
           body()
           return await original(a0, a1)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncVoid2, once: once) { a0, a1 in body([a0, a1]) }
+        ArityTypeWideProxy.hookBefore(\.asyncVoid2, once: once) { a0, a1 in body([a0, a1]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncVoid2, once: once) { a0, a1 in body("()", [a0, a1]) }
+        ArityTypeWideProxy.hookAfter(\.asyncVoid2, once: once) { a0, a1 in body("()", [a0, a1]) }
       }
     ),
     ArityCase(
       method: "asyncThrowing2", arity: 2, effects: .asyncThrowing, returnsValue: true,
       call: { target, arguments in return try await target.asyncThrowing2(arguments[0], arguments[1]) },
-      hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.asyncThrowing2, once: once) { a0, a1 in body([a0, a1]) }
-      },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.asyncThrowing2, once: once) { a0, a1 in body([a0, a1]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncThrowing2, once: once) { outcome, a0, a1 in
-          body(ArityCase.describe(outcome), [a0, a1])
-        }
+        proxy.hookAfter(\.asyncThrowing2, once: once) { outcome, a0, a1 in body(ArityCase.describe(outcome), [a0, a1]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncThrowing2, once: once) { original, a0, a1 in
+        proxy.hookInstead(\.asyncThrowing2, once: once) { original, a0, a1 in
           body()
           return try await original(a0, a1)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncThrowing2, once: once) { a0, a1 in body([a0, a1]) }
+        ArityTypeWideProxy.hookBefore(\.asyncThrowing2, once: once) { a0, a1 in body([a0, a1]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncThrowing2, once: once) { outcome, a0, a1 in
+        ArityTypeWideProxy.hookAfter(\.asyncThrowing2, once: once) { outcome, a0, a1 in
           body(ArityCase.describe(outcome), [a0, a1])
         }
       }
@@ -1512,24 +1500,24 @@ extension ArityCase {
         try await target.asyncThrowingVoid2(arguments[0], arguments[1]); return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.asyncThrowingVoid2, once: once) { a0, a1 in body([a0, a1]) }
+        proxy.hookBefore(\.asyncThrowingVoid2, once: once) { a0, a1 in body([a0, a1]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncThrowingVoid2, once: once) { outcome, a0, a1 in
+        proxy.hookAfter(\.asyncThrowingVoid2, once: once) { outcome, a0, a1 in
           body(ArityCase.describe(outcome), [a0, a1])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncThrowingVoid2, once: once) { (original, a0, a1) async throws(ArityFailure) in
+        proxy.hookInstead(\.asyncThrowingVoid2, once: once) { (original, a0, a1) async throws(ArityFailure) in
           body()
           return try await original(a0, a1)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid2, once: once) { a0, a1 in body([a0, a1]) }
+        ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid2, once: once) { a0, a1 in body([a0, a1]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncThrowingVoid2, once: once) { outcome, a0, a1 in
+        ArityTypeWideProxy.hookAfter(\.asyncThrowingVoid2, once: once) { outcome, a0, a1 in
           body(ArityCase.describe(outcome), [a0, a1])
         }
       }
@@ -1537,23 +1525,21 @@ extension ArityCase {
     ArityCase(
       method: "plain3", arity: 3, effects: .plain, returnsValue: true,
       call: { target, arguments in return target.plain3(arguments[0], arguments[1], arguments[2]) },
-      hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.plain3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
-      },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.plain3, once: once) { a0, a1, a2 in body([a0, a1, a2]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.plain3, once: once) { value, a0, a1, a2 in body("\(value)", [a0, a1, a2]) }
+        proxy.hookAfter(\.plain3, once: once) { value, a0, a1, a2 in body("\(value)", [a0, a1, a2]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.plain3, once: once) { original, a0, a1, a2 in
+        proxy.hookInstead(\.plain3, once: once) { original, a0, a1, a2 in
           body()
           return original(a0, a1, a2)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.plain3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
+        ArityTypeWideProxy.hookBefore(\.plain3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.plain3, once: once) { value, a0, a1, a2 in body("\(value)", [a0, a1, a2]) }
+        ArityTypeWideProxy.hookAfter(\.plain3, once: once) { value, a0, a1, a2 in body("\(value)", [a0, a1, a2]) }
       }
     ),
     ArityCase(
@@ -1562,46 +1548,45 @@ extension ArityCase {
         target.plainVoid3(arguments[0], arguments[1], arguments[2]); return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.plainVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
+        proxy.hookBefore(\.plainVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.plainVoid3, once: once) { a0, a1, a2 in body("()", [a0, a1, a2]) }
+        proxy.hookAfter(\.plainVoid3, once: once) { a0, a1, a2 in body("()", [a0, a1, a2]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.plainVoid3, once: once) { original, a0, a1, a2 in
+        proxy.hookInstead(\.plainVoid3, once: once) { original, a0, a1, a2 in
           body()
           return original(a0, a1, a2)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.plainVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
+        ArityTypeWideProxy.hookBefore(\.plainVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.plainVoid3, once: once) { a0, a1, a2 in body("()", [a0, a1, a2]) }
+        ArityTypeWideProxy.hookAfter(\.plainVoid3, once: once) { a0, a1, a2 in body("()", [a0, a1, a2]) }
       }
     ),
     ArityCase(
       method: "throwing3", arity: 3, effects: .throwing, returnsValue: true,
       call: { target, arguments in return try target.throwing3(arguments[0], arguments[1], arguments[2]) },
-      hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.throwing3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.throwing3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.throwing3, once: once) { outcome, a0, a1, a2 in
+        proxy.hookAfter(\.throwing3, once: once) { outcome, a0, a1, a2 in
           body(ArityCase.describe(outcome), [a0, a1, a2])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.throwing3, once: once) { original, a0, a1, a2 in
+        proxy.hookInstead(\.throwing3, once: once) { original, a0, a1, a2 in
           body()
           return try original(a0, a1, a2)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.throwing3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
+        ArityTypeWideProxy.hookBefore(\.throwing3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.throwing3, once: once) { outcome, a0, a1, a2 in
+        ArityTypeWideProxy.hookAfter(\.throwing3, once: once) { outcome, a0, a1, a2 in
           body(ArityCase.describe(outcome), [a0, a1, a2])
         }
       }
@@ -1612,24 +1597,24 @@ extension ArityCase {
         try target.throwingVoid3(arguments[0], arguments[1], arguments[2]); return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.throwingVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
+        proxy.hookBefore(\.throwingVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.throwingVoid3, once: once) { outcome, a0, a1, a2 in
+        proxy.hookAfter(\.throwingVoid3, once: once) { outcome, a0, a1, a2 in
           body(ArityCase.describe(outcome), [a0, a1, a2])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.throwingVoid3, once: once) { (original, a0, a1, a2) throws(ArityFailure) in
+        proxy.hookInstead(\.throwingVoid3, once: once) { (original, a0, a1, a2) throws(ArityFailure) in
           body()
           return try original(a0, a1, a2)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.throwingVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
+        ArityTypeWideProxy.hookBefore(\.throwingVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.throwingVoid3, once: once) { outcome, a0, a1, a2 in
+        ArityTypeWideProxy.hookAfter(\.throwingVoid3, once: once) { outcome, a0, a1, a2 in
           body(ArityCase.describe(outcome), [a0, a1, a2])
         }
       }
@@ -1637,23 +1622,21 @@ extension ArityCase {
     ArityCase(
       method: "async3", arity: 3, effects: .async, returnsValue: true,
       call: { target, arguments in return await target.async3(arguments[0], arguments[1], arguments[2]) },
-      hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.async3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
-      },
+      hookBefore: { proxy, once, body in proxy.hookBefore(\.async3, once: once) { a0, a1, a2 in body([a0, a1, a2]) } },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.async3, once: once) { value, a0, a1, a2 in body("\(value)", [a0, a1, a2]) }
+        proxy.hookAfter(\.async3, once: once) { value, a0, a1, a2 in body("\(value)", [a0, a1, a2]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.async3, once: once) { original, a0, a1, a2 in
+        proxy.hookInstead(\.async3, once: once) { original, a0, a1, a2 in
           body()
           return await original(a0, a1, a2)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.async3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
+        ArityTypeWideProxy.hookBefore(\.async3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.async3, once: once) { value, a0, a1, a2 in body("\(value)", [a0, a1, a2]) }
+        ArityTypeWideProxy.hookAfter(\.async3, once: once) { value, a0, a1, a2 in body("\(value)", [a0, a1, a2]) }
       }
     ),
     ArityCase(
@@ -1662,46 +1645,46 @@ extension ArityCase {
         await target.asyncVoid3(arguments[0], arguments[1], arguments[2]); return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.asyncVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
+        proxy.hookBefore(\.asyncVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncVoid3, once: once) { a0, a1, a2 in body("()", [a0, a1, a2]) }
+        proxy.hookAfter(\.asyncVoid3, once: once) { a0, a1, a2 in body("()", [a0, a1, a2]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncVoid3, once: once) { original, a0, a1, a2 in
+        proxy.hookInstead(\.asyncVoid3, once: once) { original, a0, a1, a2 in
           body()
           return await original(a0, a1, a2)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
+        ArityTypeWideProxy.hookBefore(\.asyncVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncVoid3, once: once) { a0, a1, a2 in body("()", [a0, a1, a2]) }
+        ArityTypeWideProxy.hookAfter(\.asyncVoid3, once: once) { a0, a1, a2 in body("()", [a0, a1, a2]) }
       }
     ),
     ArityCase(
       method: "asyncThrowing3", arity: 3, effects: .asyncThrowing, returnsValue: true,
       call: { target, arguments in return try await target.asyncThrowing3(arguments[0], arguments[1], arguments[2]) },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.asyncThrowing3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
+        proxy.hookBefore(\.asyncThrowing3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncThrowing3, once: once) { outcome, a0, a1, a2 in
+        proxy.hookAfter(\.asyncThrowing3, once: once) { outcome, a0, a1, a2 in
           body(ArityCase.describe(outcome), [a0, a1, a2])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncThrowing3, once: once) { original, a0, a1, a2 in
+        proxy.hookInstead(\.asyncThrowing3, once: once) { original, a0, a1, a2 in
           body()
           return try await original(a0, a1, a2)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncThrowing3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
+        ArityTypeWideProxy.hookBefore(\.asyncThrowing3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncThrowing3, once: once) { outcome, a0, a1, a2 in
+        ArityTypeWideProxy.hookAfter(\.asyncThrowing3, once: once) { outcome, a0, a1, a2 in
           body(ArityCase.describe(outcome), [a0, a1, a2])
         }
       }
@@ -1712,24 +1695,24 @@ extension ArityCase {
         try await target.asyncThrowingVoid3(arguments[0], arguments[1], arguments[2]); return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.asyncThrowingVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
+        proxy.hookBefore(\.asyncThrowingVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncThrowingVoid3, once: once) { outcome, a0, a1, a2 in
+        proxy.hookAfter(\.asyncThrowingVoid3, once: once) { outcome, a0, a1, a2 in
           body(ArityCase.describe(outcome), [a0, a1, a2])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncThrowingVoid3, once: once) { (original, a0, a1, a2) async throws(ArityFailure) in
+        proxy.hookInstead(\.asyncThrowingVoid3, once: once) { (original, a0, a1, a2) async throws(ArityFailure) in
           body()
           return try await original(a0, a1, a2)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
+        ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncThrowingVoid3, once: once) { outcome, a0, a1, a2 in
+        ArityTypeWideProxy.hookAfter(\.asyncThrowingVoid3, once: once) { outcome, a0, a1, a2 in
           body(ArityCase.describe(outcome), [a0, a1, a2])
         }
       }
@@ -1738,22 +1721,22 @@ extension ArityCase {
       method: "plain4", arity: 4, effects: .plain, returnsValue: true,
       call: { target, arguments in return target.plain4(arguments[0], arguments[1], arguments[2], arguments[3]) },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.plain4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
+        proxy.hookBefore(\.plain4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.plain4, once: once) { value, a0, a1, a2, a3 in body("\(value)", [a0, a1, a2, a3]) }
+        proxy.hookAfter(\.plain4, once: once) { value, a0, a1, a2, a3 in body("\(value)", [a0, a1, a2, a3]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.plain4, once: once) { original, a0, a1, a2, a3 in
+        proxy.hookInstead(\.plain4, once: once) { original, a0, a1, a2, a3 in
           body()
           return original(a0, a1, a2, a3)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.plain4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
+        ArityTypeWideProxy.hookBefore(\.plain4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.plain4, once: once) { value, a0, a1, a2, a3 in
+        ArityTypeWideProxy.hookAfter(\.plain4, once: once) { value, a0, a1, a2, a3 in
           body("\(value)", [a0, a1, a2, a3])
         }
       }
@@ -1764,22 +1747,22 @@ extension ArityCase {
         target.plainVoid4(arguments[0], arguments[1], arguments[2], arguments[3]); return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.plainVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
+        proxy.hookBefore(\.plainVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.plainVoid4, once: once) { a0, a1, a2, a3 in body("()", [a0, a1, a2, a3]) }
+        proxy.hookAfter(\.plainVoid4, once: once) { a0, a1, a2, a3 in body("()", [a0, a1, a2, a3]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.plainVoid4, once: once) { original, a0, a1, a2, a3 in
+        proxy.hookInstead(\.plainVoid4, once: once) { original, a0, a1, a2, a3 in
           body()
           return original(a0, a1, a2, a3)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.plainVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
+        ArityTypeWideProxy.hookBefore(\.plainVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.plainVoid4, once: once) { a0, a1, a2, a3 in body("()", [a0, a1, a2, a3]) }
+        ArityTypeWideProxy.hookAfter(\.plainVoid4, once: once) { a0, a1, a2, a3 in body("()", [a0, a1, a2, a3]) }
       }
     ),
     ArityCase(
@@ -1787,24 +1770,24 @@ extension ArityCase {
       call: { target, arguments in return try target.throwing4(arguments[0], arguments[1], arguments[2], arguments[3])
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.throwing4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
+        proxy.hookBefore(\.throwing4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.throwing4, once: once) { outcome, a0, a1, a2, a3 in
+        proxy.hookAfter(\.throwing4, once: once) { outcome, a0, a1, a2, a3 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.throwing4, once: once) { original, a0, a1, a2, a3 in
+        proxy.hookInstead(\.throwing4, once: once) { original, a0, a1, a2, a3 in
           body()
           return try original(a0, a1, a2, a3)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.throwing4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
+        ArityTypeWideProxy.hookBefore(\.throwing4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.throwing4, once: once) { outcome, a0, a1, a2, a3 in
+        ArityTypeWideProxy.hookAfter(\.throwing4, once: once) { outcome, a0, a1, a2, a3 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3])
         }
       }
@@ -1815,24 +1798,24 @@ extension ArityCase {
         try target.throwingVoid4(arguments[0], arguments[1], arguments[2], arguments[3]); return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.throwingVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
+        proxy.hookBefore(\.throwingVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.throwingVoid4, once: once) { outcome, a0, a1, a2, a3 in
+        proxy.hookAfter(\.throwingVoid4, once: once) { outcome, a0, a1, a2, a3 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.throwingVoid4, once: once) { (original, a0, a1, a2, a3) throws(ArityFailure) in
+        proxy.hookInstead(\.throwingVoid4, once: once) { (original, a0, a1, a2, a3) throws(ArityFailure) in
           body()
           return try original(a0, a1, a2, a3)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.throwingVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
+        ArityTypeWideProxy.hookBefore(\.throwingVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.throwingVoid4, once: once) { outcome, a0, a1, a2, a3 in
+        ArityTypeWideProxy.hookAfter(\.throwingVoid4, once: once) { outcome, a0, a1, a2, a3 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3])
         }
       }
@@ -1841,22 +1824,22 @@ extension ArityCase {
       method: "async4", arity: 4, effects: .async, returnsValue: true,
       call: { target, arguments in return await target.async4(arguments[0], arguments[1], arguments[2], arguments[3]) },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.async4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
+        proxy.hookBefore(\.async4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.async4, once: once) { value, a0, a1, a2, a3 in body("\(value)", [a0, a1, a2, a3]) }
+        proxy.hookAfter(\.async4, once: once) { value, a0, a1, a2, a3 in body("\(value)", [a0, a1, a2, a3]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.async4, once: once) { original, a0, a1, a2, a3 in
+        proxy.hookInstead(\.async4, once: once) { original, a0, a1, a2, a3 in
           body()
           return await original(a0, a1, a2, a3)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.async4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
+        ArityTypeWideProxy.hookBefore(\.async4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.async4, once: once) { value, a0, a1, a2, a3 in
+        ArityTypeWideProxy.hookAfter(\.async4, once: once) { value, a0, a1, a2, a3 in
           body("\(value)", [a0, a1, a2, a3])
         }
       }
@@ -1867,22 +1850,22 @@ extension ArityCase {
         await target.asyncVoid4(arguments[0], arguments[1], arguments[2], arguments[3]); return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.asyncVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
+        proxy.hookBefore(\.asyncVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncVoid4, once: once) { a0, a1, a2, a3 in body("()", [a0, a1, a2, a3]) }
+        proxy.hookAfter(\.asyncVoid4, once: once) { a0, a1, a2, a3 in body("()", [a0, a1, a2, a3]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncVoid4, once: once) { original, a0, a1, a2, a3 in
+        proxy.hookInstead(\.asyncVoid4, once: once) { original, a0, a1, a2, a3 in
           body()
           return await original(a0, a1, a2, a3)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
+        ArityTypeWideProxy.hookBefore(\.asyncVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncVoid4, once: once) { a0, a1, a2, a3 in body("()", [a0, a1, a2, a3]) }
+        ArityTypeWideProxy.hookAfter(\.asyncVoid4, once: once) { a0, a1, a2, a3 in body("()", [a0, a1, a2, a3]) }
       }
     ),
     ArityCase(
@@ -1891,24 +1874,24 @@ extension ArityCase {
         return try await target.asyncThrowing4(arguments[0], arguments[1], arguments[2], arguments[3])
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.asyncThrowing4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
+        proxy.hookBefore(\.asyncThrowing4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncThrowing4, once: once) { outcome, a0, a1, a2, a3 in
+        proxy.hookAfter(\.asyncThrowing4, once: once) { outcome, a0, a1, a2, a3 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncThrowing4, once: once) { original, a0, a1, a2, a3 in
+        proxy.hookInstead(\.asyncThrowing4, once: once) { original, a0, a1, a2, a3 in
           body()
           return try await original(a0, a1, a2, a3)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncThrowing4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
+        ArityTypeWideProxy.hookBefore(\.asyncThrowing4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncThrowing4, once: once) { outcome, a0, a1, a2, a3 in
+        ArityTypeWideProxy.hookAfter(\.asyncThrowing4, once: once) { outcome, a0, a1, a2, a3 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3])
         }
       }
@@ -1919,25 +1902,24 @@ extension ArityCase {
         try await target.asyncThrowingVoid4(arguments[0], arguments[1], arguments[2], arguments[3]); return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.asyncThrowingVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
+        proxy.hookBefore(\.asyncThrowingVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncThrowingVoid4, once: once) { outcome, a0, a1, a2, a3 in
+        proxy.hookAfter(\.asyncThrowingVoid4, once: once) { outcome, a0, a1, a2, a3 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncThrowingVoid4, once: once) {
-          (original, a0, a1, a2, a3) async throws(ArityFailure) in
+        proxy.hookInstead(\.asyncThrowingVoid4, once: once) { (original, a0, a1, a2, a3) async throws(ArityFailure) in
           body()
           return try await original(a0, a1, a2, a3)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
+        ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncThrowingVoid4, once: once) { outcome, a0, a1, a2, a3 in
+        ArityTypeWideProxy.hookAfter(\.asyncThrowingVoid4, once: once) { outcome, a0, a1, a2, a3 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3])
         }
       }
@@ -1948,23 +1930,22 @@ extension ArityCase {
         return target.plain5(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4])
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.plain5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
+        proxy.hookBefore(\.plain5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.plain5, once: once) { value, a0, a1, a2, a3, a4 in body("\(value)", [a0, a1, a2, a3, a4])
-        }
+        proxy.hookAfter(\.plain5, once: once) { value, a0, a1, a2, a3, a4 in body("\(value)", [a0, a1, a2, a3, a4]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.plain5, once: once) { original, a0, a1, a2, a3, a4 in
+        proxy.hookInstead(\.plain5, once: once) { original, a0, a1, a2, a3, a4 in
           body()
           return original(a0, a1, a2, a3, a4)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.plain5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
+        ArityTypeWideProxy.hookBefore(\.plain5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.plain5, once: once) { value, a0, a1, a2, a3, a4 in
+        ArityTypeWideProxy.hookAfter(\.plain5, once: once) { value, a0, a1, a2, a3, a4 in
           body("\(value)", [a0, a1, a2, a3, a4])
         }
       }
@@ -1975,23 +1956,22 @@ extension ArityCase {
         target.plainVoid5(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4]); return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.plainVoid5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
+        proxy.hookBefore(\.plainVoid5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.plainVoid5, once: once) { a0, a1, a2, a3, a4 in body("()", [a0, a1, a2, a3, a4]) }
+        proxy.hookAfter(\.plainVoid5, once: once) { a0, a1, a2, a3, a4 in body("()", [a0, a1, a2, a3, a4]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.plainVoid5, once: once) { original, a0, a1, a2, a3, a4 in
+        proxy.hookInstead(\.plainVoid5, once: once) { original, a0, a1, a2, a3, a4 in
           body()
           return original(a0, a1, a2, a3, a4)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.plainVoid5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
+        ArityTypeWideProxy.hookBefore(\.plainVoid5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.plainVoid5, once: once) { a0, a1, a2, a3, a4 in
-          body("()", [a0, a1, a2, a3, a4])
+        ArityTypeWideProxy.hookAfter(\.plainVoid5, once: once) { a0, a1, a2, a3, a4 in body("()", [a0, a1, a2, a3, a4])
         }
       }
     ),
@@ -2001,24 +1981,24 @@ extension ArityCase {
         return try target.throwing5(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4])
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.throwing5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
+        proxy.hookBefore(\.throwing5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.throwing5, once: once) { outcome, a0, a1, a2, a3, a4 in
+        proxy.hookAfter(\.throwing5, once: once) { outcome, a0, a1, a2, a3, a4 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.throwing5, once: once) { original, a0, a1, a2, a3, a4 in
+        proxy.hookInstead(\.throwing5, once: once) { original, a0, a1, a2, a3, a4 in
           body()
           return try original(a0, a1, a2, a3, a4)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.throwing5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
+        ArityTypeWideProxy.hookBefore(\.throwing5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.throwing5, once: once) { outcome, a0, a1, a2, a3, a4 in
+        ArityTypeWideProxy.hookAfter(\.throwing5, once: once) { outcome, a0, a1, a2, a3, a4 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4])
         }
       }
@@ -2029,26 +2009,24 @@ extension ArityCase {
         try target.throwingVoid5(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4]); return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.throwingVoid5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
+        proxy.hookBefore(\.throwingVoid5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.throwingVoid5, once: once) { outcome, a0, a1, a2, a3, a4 in
+        proxy.hookAfter(\.throwingVoid5, once: once) { outcome, a0, a1, a2, a3, a4 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.throwingVoid5, once: once) { (original, a0, a1, a2, a3, a4) throws(ArityFailure) in
+        proxy.hookInstead(\.throwingVoid5, once: once) { (original, a0, a1, a2, a3, a4) throws(ArityFailure) in
           body()
           return try original(a0, a1, a2, a3, a4)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.throwingVoid5, once: once) { a0, a1, a2, a3, a4 in
-          body([a0, a1, a2, a3, a4])
-        }
+        ArityTypeWideProxy.hookBefore(\.throwingVoid5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.throwingVoid5, once: once) { outcome, a0, a1, a2, a3, a4 in
+        ArityTypeWideProxy.hookAfter(\.throwingVoid5, once: once) { outcome, a0, a1, a2, a3, a4 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4])
         }
       }
@@ -2059,23 +2037,22 @@ extension ArityCase {
         return await target.async5(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4])
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.async5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
+        proxy.hookBefore(\.async5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.async5, once: once) { value, a0, a1, a2, a3, a4 in body("\(value)", [a0, a1, a2, a3, a4])
-        }
+        proxy.hookAfter(\.async5, once: once) { value, a0, a1, a2, a3, a4 in body("\(value)", [a0, a1, a2, a3, a4]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.async5, once: once) { original, a0, a1, a2, a3, a4 in
+        proxy.hookInstead(\.async5, once: once) { original, a0, a1, a2, a3, a4 in
           body()
           return await original(a0, a1, a2, a3, a4)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.async5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
+        ArityTypeWideProxy.hookBefore(\.async5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.async5, once: once) { value, a0, a1, a2, a3, a4 in
+        ArityTypeWideProxy.hookAfter(\.async5, once: once) { value, a0, a1, a2, a3, a4 in
           body("\(value)", [a0, a1, a2, a3, a4])
         }
       }
@@ -2086,23 +2063,22 @@ extension ArityCase {
         await target.asyncVoid5(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4]); return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.asyncVoid5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
+        proxy.hookBefore(\.asyncVoid5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncVoid5, once: once) { a0, a1, a2, a3, a4 in body("()", [a0, a1, a2, a3, a4]) }
+        proxy.hookAfter(\.asyncVoid5, once: once) { a0, a1, a2, a3, a4 in body("()", [a0, a1, a2, a3, a4]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncVoid5, once: once) { original, a0, a1, a2, a3, a4 in
+        proxy.hookInstead(\.asyncVoid5, once: once) { original, a0, a1, a2, a3, a4 in
           body()
           return await original(a0, a1, a2, a3, a4)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncVoid5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
+        ArityTypeWideProxy.hookBefore(\.asyncVoid5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncVoid5, once: once) { a0, a1, a2, a3, a4 in
-          body("()", [a0, a1, a2, a3, a4])
+        ArityTypeWideProxy.hookAfter(\.asyncVoid5, once: once) { a0, a1, a2, a3, a4 in body("()", [a0, a1, a2, a3, a4])
         }
       }
     ),
@@ -2112,26 +2088,24 @@ extension ArityCase {
         return try await target.asyncThrowing5(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4])
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.asyncThrowing5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
+        proxy.hookBefore(\.asyncThrowing5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncThrowing5, once: once) { outcome, a0, a1, a2, a3, a4 in
+        proxy.hookAfter(\.asyncThrowing5, once: once) { outcome, a0, a1, a2, a3, a4 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncThrowing5, once: once) { original, a0, a1, a2, a3, a4 in
+        proxy.hookInstead(\.asyncThrowing5, once: once) { original, a0, a1, a2, a3, a4 in
           body()
           return try await original(a0, a1, a2, a3, a4)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncThrowing5, once: once) { a0, a1, a2, a3, a4 in
-          body([a0, a1, a2, a3, a4])
-        }
+        ArityTypeWideProxy.hookBefore(\.asyncThrowing5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncThrowing5, once: once) { outcome, a0, a1, a2, a3, a4 in
+        ArityTypeWideProxy.hookAfter(\.asyncThrowing5, once: once) { outcome, a0, a1, a2, a3, a4 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4])
         }
       }
@@ -2143,27 +2117,27 @@ extension ArityCase {
         return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.asyncThrowingVoid5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
+        proxy.hookBefore(\.asyncThrowingVoid5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncThrowingVoid5, once: once) { outcome, a0, a1, a2, a3, a4 in
+        proxy.hookAfter(\.asyncThrowingVoid5, once: once) { outcome, a0, a1, a2, a3, a4 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncThrowingVoid5, once: once) {
+        proxy.hookInstead(\.asyncThrowingVoid5, once: once) {
           (original, a0, a1, a2, a3, a4) async throws(ArityFailure) in
           body()
           return try await original(a0, a1, a2, a3, a4)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid5, once: once) { a0, a1, a2, a3, a4 in
+        ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid5, once: once) { a0, a1, a2, a3, a4 in
           body([a0, a1, a2, a3, a4])
         }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncThrowingVoid5, once: once) { outcome, a0, a1, a2, a3, a4 in
+        ArityTypeWideProxy.hookAfter(\.asyncThrowingVoid5, once: once) { outcome, a0, a1, a2, a3, a4 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4])
         }
       }
@@ -2174,26 +2148,24 @@ extension ArityCase {
         return target.plain6(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4], arguments[5])
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.plain6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
+        proxy.hookBefore(\.plain6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.plain6, once: once) { value, a0, a1, a2, a3, a4, a5 in
+        proxy.hookAfter(\.plain6, once: once) { value, a0, a1, a2, a3, a4, a5 in
           body("\(value)", [a0, a1, a2, a3, a4, a5])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.plain6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+        proxy.hookInstead(\.plain6, once: once) { original, a0, a1, a2, a3, a4, a5 in
           body()
           return original(a0, a1, a2, a3, a4, a5)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.plain6, once: once) { a0, a1, a2, a3, a4, a5 in
-          body([a0, a1, a2, a3, a4, a5])
-        }
+        ArityTypeWideProxy.hookBefore(\.plain6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.plain6, once: once) { value, a0, a1, a2, a3, a4, a5 in
+        ArityTypeWideProxy.hookAfter(\.plain6, once: once) { value, a0, a1, a2, a3, a4, a5 in
           body("\(value)", [a0, a1, a2, a3, a4, a5])
         }
       }
@@ -2205,24 +2177,24 @@ extension ArityCase {
         return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.plainVoid6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
+        proxy.hookBefore(\.plainVoid6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.plainVoid6, once: once) { a0, a1, a2, a3, a4, a5 in body("()", [a0, a1, a2, a3, a4, a5]) }
+        proxy.hookAfter(\.plainVoid6, once: once) { a0, a1, a2, a3, a4, a5 in body("()", [a0, a1, a2, a3, a4, a5]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.plainVoid6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+        proxy.hookInstead(\.plainVoid6, once: once) { original, a0, a1, a2, a3, a4, a5 in
           body()
           return original(a0, a1, a2, a3, a4, a5)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.plainVoid6, once: once) { a0, a1, a2, a3, a4, a5 in
+        ArityTypeWideProxy.hookBefore(\.plainVoid6, once: once) { a0, a1, a2, a3, a4, a5 in
           body([a0, a1, a2, a3, a4, a5])
         }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.plainVoid6, once: once) { a0, a1, a2, a3, a4, a5 in
+        ArityTypeWideProxy.hookAfter(\.plainVoid6, once: once) { a0, a1, a2, a3, a4, a5 in
           body("()", [a0, a1, a2, a3, a4, a5])
         }
       }
@@ -2233,26 +2205,26 @@ extension ArityCase {
         return try target.throwing6(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4], arguments[5])
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.throwing6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
+        proxy.hookBefore(\.throwing6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.throwing6, once: once) { outcome, a0, a1, a2, a3, a4, a5 in
+        proxy.hookAfter(\.throwing6, once: once) { outcome, a0, a1, a2, a3, a4, a5 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4, a5])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.throwing6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+        proxy.hookInstead(\.throwing6, once: once) { original, a0, a1, a2, a3, a4, a5 in
           body()
           return try original(a0, a1, a2, a3, a4, a5)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.throwing6, once: once) { a0, a1, a2, a3, a4, a5 in
+        ArityTypeWideProxy.hookBefore(\.throwing6, once: once) { a0, a1, a2, a3, a4, a5 in
           body([a0, a1, a2, a3, a4, a5])
         }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.throwing6, once: once) { outcome, a0, a1, a2, a3, a4, a5 in
+        ArityTypeWideProxy.hookAfter(\.throwing6, once: once) { outcome, a0, a1, a2, a3, a4, a5 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4, a5])
         }
       }
@@ -2264,26 +2236,26 @@ extension ArityCase {
         return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.throwingVoid6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
+        proxy.hookBefore(\.throwingVoid6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.throwingVoid6, once: once) { outcome, a0, a1, a2, a3, a4, a5 in
+        proxy.hookAfter(\.throwingVoid6, once: once) { outcome, a0, a1, a2, a3, a4, a5 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4, a5])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.throwingVoid6, once: once) { (original, a0, a1, a2, a3, a4, a5) throws(ArityFailure) in
+        proxy.hookInstead(\.throwingVoid6, once: once) { (original, a0, a1, a2, a3, a4, a5) throws(ArityFailure) in
           body()
           return try original(a0, a1, a2, a3, a4, a5)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.throwingVoid6, once: once) { a0, a1, a2, a3, a4, a5 in
+        ArityTypeWideProxy.hookBefore(\.throwingVoid6, once: once) { a0, a1, a2, a3, a4, a5 in
           body([a0, a1, a2, a3, a4, a5])
         }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.throwingVoid6, once: once) { outcome, a0, a1, a2, a3, a4, a5 in
+        ArityTypeWideProxy.hookAfter(\.throwingVoid6, once: once) { outcome, a0, a1, a2, a3, a4, a5 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4, a5])
         }
       }
@@ -2294,26 +2266,24 @@ extension ArityCase {
         return await target.async6(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4], arguments[5])
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.async6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
+        proxy.hookBefore(\.async6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.async6, once: once) { value, a0, a1, a2, a3, a4, a5 in
+        proxy.hookAfter(\.async6, once: once) { value, a0, a1, a2, a3, a4, a5 in
           body("\(value)", [a0, a1, a2, a3, a4, a5])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.async6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+        proxy.hookInstead(\.async6, once: once) { original, a0, a1, a2, a3, a4, a5 in
           body()
           return await original(a0, a1, a2, a3, a4, a5)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.async6, once: once) { a0, a1, a2, a3, a4, a5 in
-          body([a0, a1, a2, a3, a4, a5])
-        }
+        ArityTypeWideProxy.hookBefore(\.async6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.async6, once: once) { value, a0, a1, a2, a3, a4, a5 in
+        ArityTypeWideProxy.hookAfter(\.async6, once: once) { value, a0, a1, a2, a3, a4, a5 in
           body("\(value)", [a0, a1, a2, a3, a4, a5])
         }
       }
@@ -2325,24 +2295,24 @@ extension ArityCase {
         return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.asyncVoid6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
+        proxy.hookBefore(\.asyncVoid6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncVoid6, once: once) { a0, a1, a2, a3, a4, a5 in body("()", [a0, a1, a2, a3, a4, a5]) }
+        proxy.hookAfter(\.asyncVoid6, once: once) { a0, a1, a2, a3, a4, a5 in body("()", [a0, a1, a2, a3, a4, a5]) }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncVoid6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+        proxy.hookInstead(\.asyncVoid6, once: once) { original, a0, a1, a2, a3, a4, a5 in
           body()
           return await original(a0, a1, a2, a3, a4, a5)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncVoid6, once: once) { a0, a1, a2, a3, a4, a5 in
+        ArityTypeWideProxy.hookBefore(\.asyncVoid6, once: once) { a0, a1, a2, a3, a4, a5 in
           body([a0, a1, a2, a3, a4, a5])
         }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncVoid6, once: once) { a0, a1, a2, a3, a4, a5 in
+        ArityTypeWideProxy.hookAfter(\.asyncVoid6, once: once) { a0, a1, a2, a3, a4, a5 in
           body("()", [a0, a1, a2, a3, a4, a5])
         }
       }
@@ -2354,26 +2324,26 @@ extension ArityCase {
           arguments[0], arguments[1], arguments[2], arguments[3], arguments[4], arguments[5])
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.asyncThrowing6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
+        proxy.hookBefore(\.asyncThrowing6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncThrowing6, once: once) { outcome, a0, a1, a2, a3, a4, a5 in
+        proxy.hookAfter(\.asyncThrowing6, once: once) { outcome, a0, a1, a2, a3, a4, a5 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4, a5])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncThrowing6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+        proxy.hookInstead(\.asyncThrowing6, once: once) { original, a0, a1, a2, a3, a4, a5 in
           body()
           return try await original(a0, a1, a2, a3, a4, a5)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncThrowing6, once: once) { a0, a1, a2, a3, a4, a5 in
+        ArityTypeWideProxy.hookBefore(\.asyncThrowing6, once: once) { a0, a1, a2, a3, a4, a5 in
           body([a0, a1, a2, a3, a4, a5])
         }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncThrowing6, once: once) { outcome, a0, a1, a2, a3, a4, a5 in
+        ArityTypeWideProxy.hookAfter(\.asyncThrowing6, once: once) { outcome, a0, a1, a2, a3, a4, a5 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4, a5])
         }
       }
@@ -2386,29 +2356,27 @@ extension ArityCase {
         return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.asyncThrowingVoid6, once: once) { a0, a1, a2, a3, a4, a5 in
-          body([a0, a1, a2, a3, a4, a5])
-        }
+        proxy.hookBefore(\.asyncThrowingVoid6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncThrowingVoid6, once: once) { outcome, a0, a1, a2, a3, a4, a5 in
+        proxy.hookAfter(\.asyncThrowingVoid6, once: once) { outcome, a0, a1, a2, a3, a4, a5 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4, a5])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncThrowingVoid6, once: once) {
+        proxy.hookInstead(\.asyncThrowingVoid6, once: once) {
           (original, a0, a1, a2, a3, a4, a5) async throws(ArityFailure) in
           body()
           return try await original(a0, a1, a2, a3, a4, a5)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid6, once: once) { a0, a1, a2, a3, a4, a5 in
+        ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid6, once: once) { a0, a1, a2, a3, a4, a5 in
           body([a0, a1, a2, a3, a4, a5])
         }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncThrowingVoid6, once: once) { outcome, a0, a1, a2, a3, a4, a5 in
+        ArityTypeWideProxy.hookAfter(\.asyncThrowingVoid6, once: once) { outcome, a0, a1, a2, a3, a4, a5 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4, a5])
         }
       }
@@ -2420,26 +2388,26 @@ extension ArityCase {
           arguments[0], arguments[1], arguments[2], arguments[3], arguments[4], arguments[5], arguments[6])
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.plain7, once: once) { a0, a1, a2, a3, a4, a5, a6 in body([a0, a1, a2, a3, a4, a5, a6]) }
+        proxy.hookBefore(\.plain7, once: once) { a0, a1, a2, a3, a4, a5, a6 in body([a0, a1, a2, a3, a4, a5, a6]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.plain7, once: once) { value, a0, a1, a2, a3, a4, a5, a6 in
+        proxy.hookAfter(\.plain7, once: once) { value, a0, a1, a2, a3, a4, a5, a6 in
           body("\(value)", [a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.plain7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+        proxy.hookInstead(\.plain7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
           body()
           return original(a0, a1, a2, a3, a4, a5, a6)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.plain7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
+        ArityTypeWideProxy.hookBefore(\.plain7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body([a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.plain7, once: once) { value, a0, a1, a2, a3, a4, a5, a6 in
+        ArityTypeWideProxy.hookAfter(\.plain7, once: once) { value, a0, a1, a2, a3, a4, a5, a6 in
           body("\(value)", [a0, a1, a2, a3, a4, a5, a6])
         }
       }
@@ -2452,28 +2420,26 @@ extension ArityCase {
         return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.plainVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
-          body([a0, a1, a2, a3, a4, a5, a6])
-        }
+        proxy.hookBefore(\.plainVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in body([a0, a1, a2, a3, a4, a5, a6]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.plainVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
+        proxy.hookAfter(\.plainVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body("()", [a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.plainVoid7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+        proxy.hookInstead(\.plainVoid7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
           body()
           return original(a0, a1, a2, a3, a4, a5, a6)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.plainVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
+        ArityTypeWideProxy.hookBefore(\.plainVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body([a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.plainVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
+        ArityTypeWideProxy.hookAfter(\.plainVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body("()", [a0, a1, a2, a3, a4, a5, a6])
         }
       }
@@ -2485,28 +2451,26 @@ extension ArityCase {
           arguments[0], arguments[1], arguments[2], arguments[3], arguments[4], arguments[5], arguments[6])
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.throwing7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
-          body([a0, a1, a2, a3, a4, a5, a6])
-        }
+        proxy.hookBefore(\.throwing7, once: once) { a0, a1, a2, a3, a4, a5, a6 in body([a0, a1, a2, a3, a4, a5, a6]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.throwing7, once: once) { outcome, a0, a1, a2, a3, a4, a5, a6 in
+        proxy.hookAfter(\.throwing7, once: once) { outcome, a0, a1, a2, a3, a4, a5, a6 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.throwing7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+        proxy.hookInstead(\.throwing7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
           body()
           return try original(a0, a1, a2, a3, a4, a5, a6)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.throwing7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
+        ArityTypeWideProxy.hookBefore(\.throwing7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body([a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.throwing7, once: once) { outcome, a0, a1, a2, a3, a4, a5, a6 in
+        ArityTypeWideProxy.hookAfter(\.throwing7, once: once) { outcome, a0, a1, a2, a3, a4, a5, a6 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4, a5, a6])
         }
       }
@@ -2519,29 +2483,28 @@ extension ArityCase {
         return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.throwingVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
+        proxy.hookBefore(\.throwingVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body([a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.throwingVoid7, once: once) { outcome, a0, a1, a2, a3, a4, a5, a6 in
+        proxy.hookAfter(\.throwingVoid7, once: once) { outcome, a0, a1, a2, a3, a4, a5, a6 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.throwingVoid7, once: once) {
-          (original, a0, a1, a2, a3, a4, a5, a6) throws(ArityFailure) in
+        proxy.hookInstead(\.throwingVoid7, once: once) { (original, a0, a1, a2, a3, a4, a5, a6) throws(ArityFailure) in
           body()
           return try original(a0, a1, a2, a3, a4, a5, a6)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.throwingVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
+        ArityTypeWideProxy.hookBefore(\.throwingVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body([a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.throwingVoid7, once: once) { outcome, a0, a1, a2, a3, a4, a5, a6 in
+        ArityTypeWideProxy.hookAfter(\.throwingVoid7, once: once) { outcome, a0, a1, a2, a3, a4, a5, a6 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4, a5, a6])
         }
       }
@@ -2553,26 +2516,26 @@ extension ArityCase {
           arguments[0], arguments[1], arguments[2], arguments[3], arguments[4], arguments[5], arguments[6])
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.async7, once: once) { a0, a1, a2, a3, a4, a5, a6 in body([a0, a1, a2, a3, a4, a5, a6]) }
+        proxy.hookBefore(\.async7, once: once) { a0, a1, a2, a3, a4, a5, a6 in body([a0, a1, a2, a3, a4, a5, a6]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.async7, once: once) { value, a0, a1, a2, a3, a4, a5, a6 in
+        proxy.hookAfter(\.async7, once: once) { value, a0, a1, a2, a3, a4, a5, a6 in
           body("\(value)", [a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.async7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+        proxy.hookInstead(\.async7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
           body()
           return await original(a0, a1, a2, a3, a4, a5, a6)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.async7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
+        ArityTypeWideProxy.hookBefore(\.async7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body([a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.async7, once: once) { value, a0, a1, a2, a3, a4, a5, a6 in
+        ArityTypeWideProxy.hookAfter(\.async7, once: once) { value, a0, a1, a2, a3, a4, a5, a6 in
           body("\(value)", [a0, a1, a2, a3, a4, a5, a6])
         }
       }
@@ -2585,28 +2548,26 @@ extension ArityCase {
         return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.asyncVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
-          body([a0, a1, a2, a3, a4, a5, a6])
-        }
+        proxy.hookBefore(\.asyncVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in body([a0, a1, a2, a3, a4, a5, a6]) }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
+        proxy.hookAfter(\.asyncVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body("()", [a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncVoid7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+        proxy.hookInstead(\.asyncVoid7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
           body()
           return await original(a0, a1, a2, a3, a4, a5, a6)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
+        ArityTypeWideProxy.hookBefore(\.asyncVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body([a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
+        ArityTypeWideProxy.hookAfter(\.asyncVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body("()", [a0, a1, a2, a3, a4, a5, a6])
         }
       }
@@ -2618,28 +2579,28 @@ extension ArityCase {
           arguments[0], arguments[1], arguments[2], arguments[3], arguments[4], arguments[5], arguments[6])
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.asyncThrowing7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
+        proxy.hookBefore(\.asyncThrowing7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body([a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncThrowing7, once: once) { outcome, a0, a1, a2, a3, a4, a5, a6 in
+        proxy.hookAfter(\.asyncThrowing7, once: once) { outcome, a0, a1, a2, a3, a4, a5, a6 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncThrowing7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+        proxy.hookInstead(\.asyncThrowing7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
           body()
           return try await original(a0, a1, a2, a3, a4, a5, a6)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncThrowing7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
+        ArityTypeWideProxy.hookBefore(\.asyncThrowing7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body([a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncThrowing7, once: once) { outcome, a0, a1, a2, a3, a4, a5, a6 in
+        ArityTypeWideProxy.hookAfter(\.asyncThrowing7, once: once) { outcome, a0, a1, a2, a3, a4, a5, a6 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4, a5, a6])
         }
       }
@@ -2652,29 +2613,29 @@ extension ArityCase {
         return nil
       },
       hookBefore: { proxy, once, body in
-        try proxy.hookBefore(\.asyncThrowingVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
+        proxy.hookBefore(\.asyncThrowingVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body([a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookAfter: { proxy, once, body in
-        try proxy.hookAfter(\.asyncThrowingVoid7, once: once) { outcome, a0, a1, a2, a3, a4, a5, a6 in
+        proxy.hookAfter(\.asyncThrowingVoid7, once: once) { outcome, a0, a1, a2, a3, a4, a5, a6 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookInstead: { proxy, once, body in
-        try proxy.hookInstead(\.asyncThrowingVoid7, once: once) {
+        proxy.hookInstead(\.asyncThrowingVoid7, once: once) {
           (original, a0, a1, a2, a3, a4, a5, a6) async throws(ArityFailure) in
           body()
           return try await original(a0, a1, a2, a3, a4, a5, a6)
         }
       },
       hookTypeWideBefore: { once, body in
-        try ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
+        ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body([a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookTypeWideAfter: { once, body in
-        try ArityTypeWideProxy.hookAfter(\.asyncThrowingVoid7, once: once) { outcome, a0, a1, a2, a3, a4, a5, a6 in
+        ArityTypeWideProxy.hookAfter(\.asyncThrowingVoid7, once: once) { outcome, a0, a1, a2, a3, a4, a5, a6 in
           body(ArityCase.describe(outcome), [a0, a1, a2, a3, a4, a5, a6])
         }
       }
@@ -2686,43 +2647,41 @@ extension ArityCase {
   static let stress: [ArityStressCase] = [
     ArityStressCase(
       arity: 0, call: { target, arguments in target.plain0() },
-      hookBefore: { once, body in try ArityStressProxy.hookBefore(\.plain0, once: once) { body([]) } },
+      hookBefore: { once, body in ArityStressProxy.hookBefore(\.plain0, once: once) { body([]) } },
       hookAfter: { once, body in
-        try ArityStressProxy.hookAfter(\.plain0, once: once) { value in body("\(value)", []) }
+        ArityStressProxy.hookAfter(\.plain0, once: once) { value in body("\(value)", []) }
       }
     ),
     ArityStressCase(
       arity: 1, call: { target, arguments in target.plain1(arguments[0]) },
-      hookBefore: { once, body in try ArityStressProxy.hookBefore(\.plain1, once: once) { a0 in body([a0]) } },
+      hookBefore: { once, body in ArityStressProxy.hookBefore(\.plain1, once: once) { a0 in body([a0]) } },
       hookAfter: { once, body in
-        try ArityStressProxy.hookAfter(\.plain1, once: once) { value, a0 in body("\(value)", [a0]) }
+        ArityStressProxy.hookAfter(\.plain1, once: once) { value, a0 in body("\(value)", [a0]) }
       }
     ),
     ArityStressCase(
       arity: 2, call: { target, arguments in target.plain2(arguments[0], arguments[1]) },
-      hookBefore: { once, body in try ArityStressProxy.hookBefore(\.plain2, once: once) { a0, a1 in body([a0, a1]) } },
+      hookBefore: { once, body in ArityStressProxy.hookBefore(\.plain2, once: once) { a0, a1 in body([a0, a1]) } },
       hookAfter: { once, body in
-        try ArityStressProxy.hookAfter(\.plain2, once: once) { value, a0, a1 in body("\(value)", [a0, a1]) }
+        ArityStressProxy.hookAfter(\.plain2, once: once) { value, a0, a1 in body("\(value)", [a0, a1]) }
       }
     ),
     ArityStressCase(
       arity: 3, call: { target, arguments in target.plain3(arguments[0], arguments[1], arguments[2]) },
       hookBefore: { once, body in
-        try ArityStressProxy.hookBefore(\.plain3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
+        ArityStressProxy.hookBefore(\.plain3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
       hookAfter: { once, body in
-        try ArityStressProxy.hookAfter(\.plain3, once: once) { value, a0, a1, a2 in body("\(value)", [a0, a1, a2]) }
+        ArityStressProxy.hookAfter(\.plain3, once: once) { value, a0, a1, a2 in body("\(value)", [a0, a1, a2]) }
       }
     ),
     ArityStressCase(
       arity: 4, call: { target, arguments in target.plain4(arguments[0], arguments[1], arguments[2], arguments[3]) },
       hookBefore: { once, body in
-        try ArityStressProxy.hookBefore(\.plain4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
+        ArityStressProxy.hookBefore(\.plain4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
       hookAfter: { once, body in
-        try ArityStressProxy.hookAfter(\.plain4, once: once) { value, a0, a1, a2, a3 in
-          body("\(value)", [a0, a1, a2, a3])
-        }
+        ArityStressProxy.hookAfter(\.plain4, once: once) { value, a0, a1, a2, a3 in body("\(value)", [a0, a1, a2, a3]) }
       }
     ),
     ArityStressCase(
@@ -2730,10 +2689,10 @@ extension ArityCase {
       call: { target, arguments in target.plain5(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4])
       },
       hookBefore: { once, body in
-        try ArityStressProxy.hookBefore(\.plain5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
+        ArityStressProxy.hookBefore(\.plain5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
       hookAfter: { once, body in
-        try ArityStressProxy.hookAfter(\.plain5, once: once) { value, a0, a1, a2, a3, a4 in
+        ArityStressProxy.hookAfter(\.plain5, once: once) { value, a0, a1, a2, a3, a4 in
           body("\(value)", [a0, a1, a2, a3, a4])
         }
       }
@@ -2744,12 +2703,10 @@ extension ArityCase {
         target.plain6(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4], arguments[5])
       },
       hookBefore: { once, body in
-        try ArityStressProxy.hookBefore(\.plain6, once: once) { a0, a1, a2, a3, a4, a5 in
-          body([a0, a1, a2, a3, a4, a5])
-        }
+        ArityStressProxy.hookBefore(\.plain6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
       },
       hookAfter: { once, body in
-        try ArityStressProxy.hookAfter(\.plain6, once: once) { value, a0, a1, a2, a3, a4, a5 in
+        ArityStressProxy.hookAfter(\.plain6, once: once) { value, a0, a1, a2, a3, a4, a5 in
           body("\(value)", [a0, a1, a2, a3, a4, a5])
         }
       }
@@ -2760,12 +2717,12 @@ extension ArityCase {
         target.plain7(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4], arguments[5], arguments[6])
       },
       hookBefore: { once, body in
-        try ArityStressProxy.hookBefore(\.plain7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
+        ArityStressProxy.hookBefore(\.plain7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body([a0, a1, a2, a3, a4, a5, a6])
         }
       },
       hookAfter: { once, body in
-        try ArityStressProxy.hookAfter(\.plain7, once: once) { value, a0, a1, a2, a3, a4, a5, a6 in
+        ArityStressProxy.hookAfter(\.plain7, once: once) { value, a0, a1, a2, a3, a4, a5, a6 in
           body("\(value)", [a0, a1, a2, a3, a4, a5, a6])
         }
       }

@@ -49,13 +49,13 @@ struct ArityCase: Sendable, CustomTestStringConvertible {
   let returnsValue: Bool
   /// Calls the method on `target` with `arguments`: its value (`nil` for `Void`), or its error.
   let call: @MainActor @Sendable (any ArityProbe, [ArityArgument]) async throws -> Int?
-  let hookBefore: @MainActor @Sendable (ArityProxy, Bool, @escaping ArgumentsBody) throws -> HookToken
+  let hookBefore: @MainActor @Sendable (ArityProxy, Bool, @escaping ArgumentsBody) -> HookToken
   /// The hook gets the outcome as text (``describe(_:)`` for a throwing method).
-  let hookAfter: @MainActor @Sendable (ArityProxy, Bool, @escaping OutcomeBody) throws -> HookToken
+  let hookAfter: @MainActor @Sendable (ArityProxy, Bool, @escaping OutcomeBody) -> HookToken
   /// The instead hook calls its body, then `original` with the arguments it got.
-  let hookInstead: @MainActor @Sendable (ArityProxy, Bool, @escaping () -> Void) throws -> HookToken
-  let hookTypeWideBefore: @Sendable (Bool, @escaping @Sendable ([ArityArgument]) -> Void) throws -> HookToken
-  let hookTypeWideAfter: @Sendable (Bool, @escaping @Sendable (String, [ArityArgument]) -> Void) throws -> HookToken
+  let hookInstead: @MainActor @Sendable (ArityProxy, Bool, @escaping () -> Void) -> HookToken
+  let hookTypeWideBefore: @Sendable (Bool, @escaping @Sendable ([ArityArgument]) -> Void) -> HookToken
+  let hookTypeWideAfter: @Sendable (Bool, @escaping @Sendable (String, [ArityArgument]) -> Void) -> HookToken
 
   var testDescription: String { method }
 
@@ -78,8 +78,8 @@ struct ArityCase: Sendable, CustomTestStringConvertible {
 struct ArityStressCase: Sendable, CustomTestStringConvertible {
   let arity: Int
   let call: @Sendable (any ArityProbe, [ArityArgument]) -> Int
-  let hookBefore: @Sendable (Bool, @escaping @Sendable ([ArityArgument]) -> Void) throws -> HookToken
-  let hookAfter: @Sendable (Bool, @escaping @Sendable (String, [ArityArgument]) -> Void) throws -> HookToken
+  let hookBefore: @Sendable (Bool, @escaping @Sendable ([ArityArgument]) -> Void) -> HookToken
+  let hookAfter: @Sendable (Bool, @escaping @Sendable (String, [ArityArgument]) -> Void) -> HookToken
 
   var testDescription: String { "plain\(arity)" }
 }

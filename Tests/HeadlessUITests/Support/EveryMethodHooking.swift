@@ -24,12 +24,12 @@ extension TypedDelegateProxy {
   ) throws -> [HookToken] {
     let selector = Self.methods[keyPath: method].selector
     return [
-      try hookBefore(method) { (_: repeat each Argument) in record("before \(selector)") },
-      try hookInstead(method) {
+      hookBefore(method) { (_: repeat each Argument) in record("before \(selector)") },
+      hookInstead(method) {
         (original: OriginalCall<ProxiedDelegate, repeat each Argument, Void, Never>, arguments: repeat each Argument) in
         original(repeat each arguments)
       },
-      try hookAfter(method) { (_: repeat each Argument) in record("after \(selector)") },
+      hookAfter(method) { (_: repeat each Argument) in record("after \(selector)") },
     ]
   }
 
@@ -41,13 +41,13 @@ extension TypedDelegateProxy {
   ) throws -> [HookToken] {
     let selector = Self.methods[keyPath: method].selector
     return [
-      try hookBefore(method) { (_: repeat each Argument) in record("before \(selector)") },
-      try hookInstead(method) {
+      hookBefore(method) { (_: repeat each Argument) in record("before \(selector)") },
+      hookInstead(method) {
         (original: OriginalCall<ProxiedDelegate, repeat each Argument, Result, Never>, arguments: repeat each Argument)
           -> Result in
         original(repeat each arguments)
       },
-      try hookAfter(method) { (_: Result, _: repeat each Argument) in record("after \(selector)") },
+      hookAfter(method) { (_: Result, _: repeat each Argument) in record("after \(selector)") },
     ]
   }
 }

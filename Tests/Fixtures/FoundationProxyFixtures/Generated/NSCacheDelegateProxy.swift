@@ -14,7 +14,7 @@ import Foundation
 ///
 /// ```swift
 /// let proxy = NSCacheDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.willEvictObject) { cache, obj in
+/// proxy.hookBefore(\.willEvictObject) { cache, obj in
 ///   print("cache(_:willEvictObject:)")
 /// }
 /// ```

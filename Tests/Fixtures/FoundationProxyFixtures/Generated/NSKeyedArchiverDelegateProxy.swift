@@ -15,7 +15,7 @@ import Foundation
 ///
 /// ```swift
 /// let proxy = NSKeyedArchiverDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.didEncode) { archiver, object in
+/// proxy.hookBefore(\.didEncode) { archiver, object in
 ///   print("archiver(_:didEncode:)")
 /// }
 /// ```

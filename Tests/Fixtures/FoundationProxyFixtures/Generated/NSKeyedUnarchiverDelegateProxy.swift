@@ -15,7 +15,7 @@ import Foundation
 ///
 /// ```swift
 /// let proxy = NSKeyedUnarchiverDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.cannotDecodeObjectOfClassName) { unarchiver, name, classNames in
+/// proxy.hookBefore(\.cannotDecodeObjectOfClassName) { unarchiver, name, classNames in
 ///   print("unarchiver(_:cannotDecodeObjectOfClassName:originalClasses:)")
 /// }
 /// ```

@@ -14,7 +14,7 @@ import Foundation
 ///
 /// ```swift
 /// let proxy = PortDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.handle) { message in
+/// proxy.hookBefore(\.handle) { message in
 ///   print("handle(_:)")
 /// }
 /// ```

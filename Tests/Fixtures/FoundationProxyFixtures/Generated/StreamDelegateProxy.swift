@@ -15,7 +15,7 @@ import Foundation
 ///
 /// ```swift
 /// let proxy = StreamDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.handle) { aStream, eventCode in
+/// proxy.hookBefore(\.handle) { aStream, eventCode in
 ///   print("stream(_:handle:)")
 /// }
 /// ```

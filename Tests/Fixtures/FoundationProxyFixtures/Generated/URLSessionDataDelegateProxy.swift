@@ -19,7 +19,7 @@ import Foundation
 ///
 /// ```swift
 /// let proxy = URLSessionDataDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.dataTaskDidBecomeURLSessionDownloadTask) { session, dataTask, downloadTask in
+/// proxy.hookBefore(\.dataTaskDidBecomeURLSessionDownloadTask) { session, dataTask, downloadTask in
 ///   print("urlSession(_:dataTask:didBecome:)")
 /// }
 /// ```

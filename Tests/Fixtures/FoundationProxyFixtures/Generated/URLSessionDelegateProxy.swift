@@ -19,7 +19,7 @@ import Foundation
 ///
 /// ```swift
 /// let proxy = URLSessionDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.didBecomeInvalidWithError) { session, error in
+/// proxy.hookBefore(\.didBecomeInvalidWithError) { session, error in
 ///   print("urlSession(_:didBecomeInvalidWithError:)")
 /// }
 /// ```

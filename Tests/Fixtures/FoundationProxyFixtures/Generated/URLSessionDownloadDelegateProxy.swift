@@ -19,7 +19,7 @@ import Foundation
 ///
 /// ```swift
 /// let proxy = URLSessionDownloadDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.downloadTaskDidFinishDownloading) { session, downloadTask, location in
+/// proxy.hookBefore(\.downloadTaskDidFinishDownloading) { session, downloadTask, location in
 ///   print("urlSession(_:downloadTask:didFinishDownloadingTo:)")
 /// }
 /// ```

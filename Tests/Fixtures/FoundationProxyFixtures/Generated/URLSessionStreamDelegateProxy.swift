@@ -19,7 +19,7 @@ import Foundation
 ///
 /// ```swift
 /// let proxy = URLSessionStreamDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.betterRouteDiscovered) { session, streamTask in
+/// proxy.hookBefore(\.betterRouteDiscovered) { session, streamTask in
 ///   print("urlSession(_:betterRouteDiscoveredFor:)")
 /// }
 /// ```

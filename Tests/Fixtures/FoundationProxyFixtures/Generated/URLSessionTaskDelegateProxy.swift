@@ -19,7 +19,7 @@ import Foundation
 ///
 /// ```swift
 /// let proxy = URLSessionTaskDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.taskDidCompleteWithError) { session, task, error in
+/// proxy.hookBefore(\.taskDidCompleteWithError) { session, task, error in
 ///   print("urlSession(_:task:didCompleteWithError:)")
 /// }
 /// ```

@@ -19,7 +19,7 @@ import Foundation
 ///
 /// ```swift
 /// let proxy = URLSessionWebSocketDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.webSocketTaskDidClose) { session, webSocketTask, closeCode, reason in
+/// proxy.hookBefore(\.webSocketTaskDidClose) { session, webSocketTask, closeCode, reason in
 ///   print("urlSession(_:webSocketTask:didCloseWith:reason:)")
 /// }
 /// ```

@@ -20,7 +20,7 @@ import Foundation
 ///
 /// ```swift
 /// let proxy = XMLParserDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.didEndElement) { parser, elementName, namespaceURI, qName in
+/// proxy.hookBefore(\.didEndElement) { parser, elementName, namespaceURI, qName in
 ///   print("parser(_:didEndElement:namespaceURI:qualifiedName:)")
 /// }
 /// ```

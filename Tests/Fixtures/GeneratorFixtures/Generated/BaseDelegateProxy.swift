@@ -14,7 +14,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = BaseDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.baseDidChange) { value in
+/// proxy.hookBefore(\.baseDidChange) { value in
 ///   print("baseDidChange(_:)")
 /// }
 /// ```

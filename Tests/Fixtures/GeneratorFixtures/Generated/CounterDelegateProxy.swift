@@ -14,7 +14,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = CounterDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.counterAdjust) { name, value in
+/// proxy.hookBefore(\.counterAdjust) { name, value in
 ///   print("counter(_:adjust:)")
 /// }
 /// ```

@@ -15,7 +15,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = DiamondDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.diamond) { value in
+/// proxy.hookBefore(\.diamond) { value in
 ///   print("diamond(_:)")
 /// }
 /// ```

@@ -14,7 +14,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = DownloadDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.downloadDidFinish) { name, bytes in
+/// proxy.hookBefore(\.downloadDidFinish) { name, bytes in
 ///   print("downloadDidFinish(_:bytes:)")
 /// }
 /// ```

@@ -15,7 +15,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = FeedDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.didLoad) { feed, items in
+/// proxy.hookBefore(\.didLoad) { feed, items in
 ///   print("feed(_:didLoad:)")
 /// }
 /// ```

@@ -13,7 +13,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = FlattenedDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.childDidAppear) { value in
+/// proxy.hookBefore(\.childDidAppear) { value in
 ///   print("childDidAppear(_:)")
 /// }
 /// ```

@@ -15,7 +15,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = KitchenSinkDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.didStart) { sink in
+/// proxy.hookBefore(\.didStart) { sink in
 ///   print("sinkDidStart(_:)")
 /// }
 /// ```

@@ -15,7 +15,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = LoaderDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.loaderWillLoad) { key in
+/// proxy.hookBefore(\.loaderWillLoad) { key in
 ///   print("loaderWillLoad(_:)")
 /// }
 /// ```

@@ -15,7 +15,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = PagedFeedDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.didLoadPage) { feed, items, cursor in
+/// proxy.hookBefore(\.didLoadPage) { feed, items, cursor in
 ///   print("feed(_:didLoadPage:next:)")
 /// }
 /// ```

@@ -15,7 +15,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = PlainDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.plainValue) { value in
+/// proxy.hookBefore(\.plainValue) { value in
 ///   print("plainValue(_:)")
 /// }
 /// ```

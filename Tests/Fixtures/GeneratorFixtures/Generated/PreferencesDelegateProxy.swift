@@ -15,7 +15,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = PreferencesDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.value) { key in
+/// proxy.hookBefore(\.value) { key in
 ///   print("value(forKey:)")
 /// }
 /// ```

@@ -15,7 +15,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = RefinedDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.refined) { value in
+/// proxy.hookBefore(\.refined) { value in
 ///   print("refined(_:)")
 /// }
 /// ```

@@ -15,7 +15,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = ReportingPipelineDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.reportingPipelineNumberOfRowsForSectionNamed) { reportingPipelineIdentifier, sectionName, includeArchived, cutoffInDays, categoryIdentifier, preferredPageSize in
+/// proxy.hookBefore(\.reportingPipelineNumberOfRowsForSectionNamed) { reportingPipelineIdentifier, sectionName, includeArchived, cutoffInDays, categoryIdentifier, preferredPageSize in
 ///   print("reportingPipeline(_:numberOfRowsForSectionNamed:includingArchivedEntries:excludingEntriesOlderThan:groupedByCategoryIdentifier:withPreferredPageSize:)")
 /// }
 /// ```

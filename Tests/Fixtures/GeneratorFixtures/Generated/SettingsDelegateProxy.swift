@@ -15,7 +15,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = SettingsDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.title) {
+/// proxy.hookBefore(\.title) {
 ///   print("title")
 /// }
 /// ```

@@ -14,7 +14,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = SiblingDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.sibling) { value in
+/// proxy.hookBefore(\.sibling) { value in
 ///   print("sibling(_:)")
 /// }
 /// ```

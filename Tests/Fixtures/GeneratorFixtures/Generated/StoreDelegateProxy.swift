@@ -14,7 +14,7 @@ import DelegateProxyKit
 ///
 /// ```swift
 /// let proxy = StoreDelegateProxy(forwardee: delegate)
-/// try proxy.hookBefore(\.databaseDidChange) {
+/// proxy.hookBefore(\.databaseDidChange) {
 ///   print("databaseDidChange()")
 /// }
 /// ```
