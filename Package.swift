@@ -38,7 +38,7 @@ let package = Package(
   ],
   targets: [
     // The low-level pieces the library modules share: the package's lock and per-thread storage,
-    // with the platform-specific code they need. `package` access only; not a product.
+    // with the platform-specific code they need, and a seeded generator (SplitMix64). `package` access only; not a product.
     .target(name: "DelegateProxyKitSupport", swiftSettings: upcomingFeatures),
     .target(name: "DelegateProxyKit", dependencies: ["DelegateProxyKitSupport"], swiftSettings: upcomingFeatures),
     .target(name: "HeadlessUI", dependencies: ["DelegateProxyKit"], swiftSettings: upcomingFeatures),
@@ -107,7 +107,7 @@ let package = Package(
     // `--failing-disk` it runs the failing-disk test under a file-size limit.
     .executableTarget(
       name: "JSONLinesKillHelper",
-      dependencies: ["AutoTrack", "ClockTestSupport", "DelegateProxyKitTestSupport"],
+      dependencies: ["AutoTrack", "ClockTestSupport", "DelegateProxyKitSupport"],
       path: "Tests/Helpers/JSONLinesKillHelper",
       swiftSettings: upcomingFeatures
     ),
@@ -116,9 +116,9 @@ let package = Package(
     .target(name: "CAllocationCounter"),
     // The benchmark's measurement, statistics and report code, kept apart from
     // the executable so it can be tested without linking the allocation counter.
-    // It orders its paired rounds with the tests' seeded generator (SplitMix64).
+    // It orders its paired rounds with the package's seeded generator (SplitMix64).
     .target(
-      name: "ProxyBenchHarness", dependencies: ["DelegateProxyKitTestSupport"], swiftSettings: upcomingFeatures),
+      name: "ProxyBenchHarness", dependencies: ["DelegateProxyKitSupport"], swiftSettings: upcomingFeatures),
     .executableTarget(
       name: "ProxyBench",
       dependencies: [
@@ -175,8 +175,8 @@ let package = Package(
       path: "Examples/TraceURLSession",
       swiftSettings: upcomingFeatures
     ),
-    // Helpers the test targets share: threads started together, a seeded generator, a thread-safe
-    // log. Imports no test framework. Not a product.
+    // Helpers the test targets share: threads started together, a thread-safe log, serialized XML
+    // parsing. Imports no test framework. Not a product, and no target under Sources depends on it.
     .target(
       name: "DelegateProxyKitTestSupport",
       dependencies: ["DelegateProxyKitSupport"],
@@ -205,13 +205,16 @@ let package = Package(
     ),
     .testTarget(
       name: "CaptureStrategiesTests",
-      dependencies: ["CaptureStrategies", "DelegateProxyKit", "DelegateProxyKitTestSupport"],
+      dependencies: [
+        "CaptureStrategies", "DelegateProxyKit", "DelegateProxyKitSupport", "DelegateProxyKitTestSupport",
+      ],
       swiftSettings: upcomingFeatures
     ),
     .testTarget(
       name: "ProxyGenerationTests",
       dependencies: [
-        "ProxyGeneration", "GeneratorFixtures", "DelegateProxyKit", "HeadlessUI", "DelegateProxyKitTestSupport",
+        "ProxyGeneration", "GeneratorFixtures", "DelegateProxyKit", "HeadlessUI", "DelegateProxyKitSupport",
+        "DelegateProxyKitTestSupport",
       ],
       // The fallbacks file the generator writes for a fixture, with its placeholders: compared as
       // text, never compiled.
@@ -230,7 +233,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ProxyBenchHarnessTests",
-      dependencies: ["ProxyBenchHarness", "DelegateProxyKitTestSupport"],
+      dependencies: ["ProxyBenchHarness", "DelegateProxyKitSupport", "DelegateProxyKitTestSupport"],
       swiftSettings: upcomingFeatures
     ),
   ],

@@ -1,4 +1,4 @@
-import DelegateProxyKitTestSupport
+import DelegateProxyKitSupport
 
 /// Runs the selected scenarios one variant at a time, reporting progress.
 ///

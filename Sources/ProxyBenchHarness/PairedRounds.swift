@@ -1,4 +1,4 @@
-import DelegateProxyKitTestSupport
+import DelegateProxyKitSupport
 
 /// Interleaved measurement of two variants: the ratios targets are judged by.
 ///

@@ -1,4 +1,5 @@
 import CaptureStrategies
+import DelegateProxyKitSupport
 import DelegateProxyKitTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import DelegateProxyKitTestSupport
+import DelegateProxyKitSupport
 import ProxyBenchHarness
 import Testing
 

@@ -1,4 +1,4 @@
-import DelegateProxyKitTestSupport
+import DelegateProxyKitSupport
 import Foundation
 import ProxyGeneration
 import Testing

@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitSupport
 import Foundation
 
 extension BatchingStage {

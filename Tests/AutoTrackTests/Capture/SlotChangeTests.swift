@@ -1,7 +1,7 @@
 import AutoTrack
 import AutoTrackTesting
 import DelegateProxyKit
-import DelegateProxyKitTestSupport
+import DelegateProxyKitSupport
 import Foundation
 import HeadlessUI
 import Testing

@@ -1,4 +1,5 @@
 import ClockTestSupport
+import DelegateProxyKitSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import DelegateProxyKitSupport
 import Foundation
 import Testing
 

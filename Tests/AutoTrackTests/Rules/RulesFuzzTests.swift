@@ -1,5 +1,5 @@
 import AutoTrack
-import DelegateProxyKitTestSupport
+import DelegateProxyKitSupport
 import Foundation
 import Testing
 

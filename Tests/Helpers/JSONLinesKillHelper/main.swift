@@ -11,7 +11,7 @@
 // it with SIGKILL. Stops by itself after a bounded number of events.
 
 import AutoTrack
-import DelegateProxyKitTestSupport
+import DelegateProxyKitSupport
 import Foundation
 
 let arguments = CommandLine.arguments

@@ -1,5 +1,6 @@
-/// A tiny seeded pseudo-random generator (SplitMix64), so generated test cases replay exactly
-/// from their seed on every platform and toolchain.
+/// A tiny seeded pseudo-random generator (SplitMix64): the same sequence from the same seed on every
+/// platform and toolchain, so generated test cases, a benchmark's round order and a seeded retry
+/// jitter all replay exactly. Fast, not for anything secret.
 ///
 /// ```swift
 /// var random = SplitMix64(seed: 42)
@@ -23,6 +24,11 @@ package struct SplitMix64: RandomNumberGenerator, Sendable {
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
   }
+
+  /// A number in `0..<1` with 53 random bits (a `Double`'s whole mantissa).
+  ///
+  /// - Returns: The number.
+  package mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 
   /// A value in `0..<bound`.
   ///
