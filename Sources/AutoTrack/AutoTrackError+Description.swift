@@ -23,6 +23,8 @@ extension AutoTrackError: CustomStringConvertible {
       "\(path) was removed or replaced while the store had it open; \(lost) unacknowledged event(s) went with it"
     case .storeFileRefused(let path, let reason):
       "the store refused to open \(path): \(reason)"
+    case .storeLocked(let lockPath, let waited):
+      "another process or store holds the lock \(lockPath); gave up after waiting \(waited)"
     case .rulesFileUnreadable(let file, let reason):
       "\(file): the rules file cannot be read: \(reason)"
     case .rulesTooLarge(let file, let byteCount, let limit):

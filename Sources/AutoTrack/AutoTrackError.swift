@@ -107,6 +107,18 @@ public enum AutoTrackError: Error, Equatable, Sendable {
   ///   - reason: What is wrong with the file there.
   case storeFileRefused(path: String, reason: String)
 
+  /// A ``JSONLinesStore`` could not be opened because another holder kept the directory's lock
+  /// for all of ``JSONLinesStore/Configuration/maximumLockWait``.
+  ///
+  /// The holder is another store open on the same directory, in another process or in this one,
+  /// or a child process that got a copy of a store's descriptor when it was started. Nothing was
+  /// opened for writing and no file was changed; opening again once the holder closes works.
+  ///
+  /// - Parameters:
+  ///   - lockPath: The lock file, `<directory>/<baseName>.lock`.
+  ///   - waited: How long the store waited, measured on `ContinuousClock`.
+  case storeLocked(lockPath: String, waited: Duration)
+
   // MARK: Capture, rules and validation
 
   /// A rules file could not be read from disk.

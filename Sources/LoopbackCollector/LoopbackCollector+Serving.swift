@@ -24,6 +24,11 @@ extension LoopbackCollector {
       guard ready > 0 else { continue }
       let connection = accept(listener, nil, nil)
       guard connection >= 0 else { continue }
+      // Close-on-exec, like the listener: a program this process starts must not keep a client's
+      // connection open after the collector closed it. The flag is set right after the accept
+      // because accept4(2), which sets it at once, is not visible from Swift's Glibc module; a
+      // child started by another thread in between still gets a copy until it exits.
+      _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
       #if canImport(Darwin)
         // Darwin has no MSG_NOSIGNAL; the socket option keeps a write to a closed peer from raising
         // SIGPIPE (<sys/socket.h>: SO_NOSIGPIPE).

@@ -18,6 +18,7 @@ import Testing
     .storeBufferFull(path: "/tmp/events", limit: 4_194_304),
     .storeFileReplaced(path: "/tmp/events/events.jsonl", lostEventCount: 12),
     .storeFileRefused(path: "/tmp/events/events.jsonl", reason: "it is a symbolic link"),
+    .storeLocked(lockPath: "/tmp/events/events.lock", waited: .milliseconds(2_003)),
     .rulesFileUnreadable(file: "rules.json", reason: "no such file"),
     .rulesTooLarge(file: "rules.json", byteCount: 2_000_000, limit: 1_048_576),
     .rulesInvalidUTF8(file: "rules.json", byteOffset: 17),
@@ -39,6 +40,7 @@ import Testing
     case .storeBufferFull: "storeBufferFull"
     case .storeFileReplaced: "storeFileReplaced"
     case .storeFileRefused: "storeFileRefused"
+    case .storeLocked: "storeLocked"
     case .rulesFileUnreadable: "rulesFileUnreadable"
     case .rulesTooLarge: "rulesTooLarge"
     case .rulesInvalidUTF8: "rulesInvalidUTF8"
@@ -50,7 +52,7 @@ import Testing
   }
 
   @Test func theSamplesCoverEveryCase() {
-    #expect(Set(Self.samples.map(Self.caseName)).count == 16)
+    #expect(Set(Self.samples.map(Self.caseName)).count == 17)
   }
 
   @Test(arguments: samples)

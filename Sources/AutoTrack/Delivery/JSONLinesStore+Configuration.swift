@@ -39,6 +39,19 @@ extension JSONLinesStore {
     /// The most bytes one ``send(_:)`` or ``flushIfDue()`` writes; the rest of a backlog waits for
     /// the next one. 512 KiB by default; ``flush()`` and ``close()`` write everything.
     public var maximumBytesPerAutomaticWrite: Int
+    /// How long opening the store waits for the directory's lock while another holder has it; 2 s by default.
+    ///
+    /// The lock is held by another store on the same directory, in this process or another, and
+    /// for a moment after such a store closes by any child process started while it was open: a
+    /// child gets a copy of every descriptor, and holds the lock until it closes its copy, which
+    /// for the store's close-on-exec descriptors is when it executes its program. The wait covers
+    /// that moment; a store that stays open past it is reported with
+    /// ``AutoTrackError/storeLocked(lockPath:waited:)``. The store measures the wait itself on
+    /// `ContinuousClock` (not on the clock given to the store), trying again after 1 ms, then
+    /// after pauses that double up to 50 ms. The wait blocks the opening thread: from an `async`
+    /// context on the shared pool, keep it short or open the store on a thread of its own.
+    /// `.zero` tries once.
+    public var maximumLockWait: Duration
     /// The most bytes one `write(2)` carries; `nil` for no limit. The kill test sets it
     /// to make torn lines likely.
     package var writeChunkLimit: Int?
@@ -59,6 +72,7 @@ extension JSONLinesStore {
     ///   - writeRetryDelay: The first retry delay after a failed automatic write; 100 ms by default.
     ///   - maximumWriteRetryDelay: The longest retry delay; 30 s by default.
     ///   - maximumBytesPerAutomaticWrite: The most bytes an automatic write carries; 512 KiB by default.
+    ///   - maximumLockWait: How long opening waits for a lock another holder has; 2 s by default.
     public init(
       directory: URL,
       baseName: String = "events",
@@ -70,7 +84,8 @@ extension JSONLinesStore {
       maximumBufferedBytes: Int = 4 << 20,
       writeRetryDelay: Duration = .milliseconds(100),
       maximumWriteRetryDelay: Duration = .seconds(30),
-      maximumBytesPerAutomaticWrite: Int = 512 << 10
+      maximumBytesPerAutomaticWrite: Int = 512 << 10,
+      maximumLockWait: Duration = .seconds(2)
     ) {
       self.directory = directory
       self.baseName = baseName
@@ -83,6 +98,7 @@ extension JSONLinesStore {
       self.writeRetryDelay = writeRetryDelay
       self.maximumWriteRetryDelay = maximumWriteRetryDelay
       self.maximumBytesPerAutomaticWrite = maximumBytesPerAutomaticWrite
+      self.maximumLockWait = maximumLockWait
     }
 
     func validate() throws(AutoTrackError) {
@@ -110,6 +126,9 @@ extension JSONLinesStore {
       }
       guard maximumBytesPerAutomaticWrite >= 1 else {
         throw .invalidConfiguration(parameter: "maximumBytesPerAutomaticWrite", reason: "must be at least 1")
+      }
+      guard maximumLockWait >= .zero else {
+        throw .invalidConfiguration(parameter: "maximumLockWait", reason: "must not be negative")
       }
       if let writeChunkLimit, writeChunkLimit < 1 {
         throw .invalidConfiguration(parameter: "writeChunkLimit", reason: "must be at least 1")

@@ -1,3 +1,4 @@
+import DelegateProxyKitSupport
 import Foundation
 
 extension JSONLinesStore {
@@ -27,6 +28,70 @@ extension JSONLinesStore {
     public var reason: String
   }
 
+  /// Writes the buffer, then reads every event in the store, oldest first.
+  ///
+  /// A line that is not an event is skipped: see ``readContents()`` for which were, and for how
+  /// the read shares the store with sends on other threads.
+  ///
+  /// - Returns: The events of the rotated files in order, then of the active file.
+  /// - Throws: ``AutoTrackError/fileOperationFailed(operation:path:errno:)`` when writing the
+  ///   buffer or reading a file fails, or ``AutoTrackError/storeFileRefused(path:reason:)`` for a
+  ///   symbolic link or a file that is not regular at a store path.
+  public func readAll() throws(AutoTrackError) -> [TrackedEvent] {
+    try readContents().events
+  }
+
+  /// Writes the buffer, then reads every event in the store, oldest first, and lists the damaged lines it skipped.
+  ///
+  /// Damage the store's own writes can leave (part of a line a failed write left when cutting it
+  /// off failed too, a torn line from a killed process) and damage from outside read the same way:
+  /// the line is skipped and listed in ``Contents/damagedLines`` with its file, line number, byte
+  /// offset and the reason; every line around it is read.
+  ///
+  /// The read holds the store's lock only to write the buffer and open the files; it reads and
+  /// decodes them outside it, so sends on other threads go on meanwhile. It returns what the store
+  /// held when it opened the files: events sent after that are not part of it. When
+  /// ``removeAll()`` runs during the read, the read starts again (after three such restarts, the
+  /// last one reads under the lock), so the result never mixes the store before and after; while
+  /// a failed write's fragment waits to be cut off, the read is under the lock too.
+  ///
+  /// ```swift
+  /// let contents = try store.readContents()
+  /// for damage in contents.damagedLines { log.warning("\(damage.path):\(damage.line): \(damage.reason)") }
+  /// ```
+  ///
+  /// - Returns: The events and the damaged lines, oldest file first.
+  /// - Throws: ``AutoTrackError/fileOperationFailed(operation:path:errno:)`` when writing the
+  ///   buffer or reading a file fails, or ``AutoTrackError/storeFileRefused(path:reason:)`` when
+  ///   a symbolic link or something other than a regular file is at a store path (never followed).
+  public func readContents() throws(AutoTrackError) -> Contents {
+    let baseName = configuration.baseName
+    let faults = configuration.fileFaults
+    for _ in 0..<3 {
+      let now = clock.now()
+      let opened = try state.withLock { (state: inout State) throws(AutoTrackError) -> ([FileToRead], Int)? in
+        if !state.isClosed { try state.writeBuffer(configuration, now: now, byteLimit: nil) }
+        // A fragment past the end of the last whole line is cut off later, and new lines take its
+        // place: only a read under the lock sees the file as it is.
+        guard !state.tailNeedsRepair else { return nil }
+        let files = try JSONLinesStore.openFiles(in: directoryPath, baseName: baseName, missingDirectoryIsEmpty: false)
+        return (files, state.removeAllCount)
+      }
+      guard let (files, removals) = opened else { break }
+      let contents = try JSONLinesStore.read(files, faults: faults)
+      // Everything but `removeAll` leaves the bytes read as they were: files are only appended to,
+      // renamed and unlinked, and a failed write is cut back to the end of its last whole line,
+      // which no read opened past.
+      if state.withLock({ $0.removeAllCount }) == removals { return contents }
+    }
+    let now = clock.now()
+    return try state.withLock { (state: inout State) throws(AutoTrackError) -> Contents in
+      if !state.isClosed { try state.writeBuffer(configuration, now: now, byteLimit: nil) }
+      let files = try JSONLinesStore.openFiles(in: directoryPath, baseName: baseName, missingDirectoryIsEmpty: false)
+      return try JSONLinesStore.read(files, faults: faults)
+    }
+  }
+
   /// Reads the events of a store without opening it for writing: on a read-only volume, or while
   /// another process has the store open.
   ///
@@ -43,7 +108,9 @@ extension JSONLinesStore {
   /// - Parameter configuration: Where the store is.
   /// - Returns: The events of the rotated files in order, then of the active file; empty when
   ///   the directory holds no store.
-  /// - Throws: ``AutoTrackError/fileOperationFailed(operation:path:errno:)`` when a file cannot be read.
+  /// - Throws: ``AutoTrackError/fileOperationFailed(operation:path:errno:)`` when a file cannot be
+  ///   read, or ``AutoTrackError/storeFileRefused(path:reason:)`` when a symbolic link (never
+  ///   followed) or something other than a regular file is at a store path.
   public static func readEvents(configuration: Configuration) throws(AutoTrackError) -> [TrackedEvent] {
     try readContents(configuration: configuration).events
   }
@@ -56,7 +123,9 @@ extension JSONLinesStore {
   ///
   /// - Parameter configuration: Where the store is.
   /// - Returns: The events and the damaged lines, oldest file first.
-  /// - Throws: ``AutoTrackError/fileOperationFailed(operation:path:errno:)`` when a file cannot be read.
+  /// - Throws: ``AutoTrackError/fileOperationFailed(operation:path:errno:)`` when a file cannot be
+  ///   read, or ``AutoTrackError/storeFileRefused(path:reason:)`` for a symbolic link or a file that
+  ///   is not regular at a store path.
   public static func readContents(configuration: Configuration) throws(AutoTrackError) -> Contents {
     try readFiles(in: configuration.directory.path, baseName: configuration.baseName, missingDirectoryIsEmpty: true)
   }
@@ -82,6 +151,37 @@ extension JSONLinesStore {
     }.sorted()
   }
 
+  /// One file of a store, open for reading, and how many of its bytes a read takes.
+  struct FileToRead {
+    let file: PosixFile
+    let byteCount: Int
+  }
+
+  /// Opens every file of a store for reading, oldest first, and notes the size of each.
+  ///
+  /// Only the opening needs a stable directory: a file renamed, removed or appended to afterwards
+  /// still reads as it was here, through its own descriptor and up to its size here.
+  ///
+  /// - Parameter missingDirectoryIsEmpty: Whether a directory that does not exist reads as an
+  ///   empty store rather than an error.
+  static func openFiles(
+    in directory: String, baseName: String, missingDirectoryIsEmpty: Bool
+  ) throws(AutoTrackError) -> [FileToRead] {
+    let numbers: [Int]
+    do {
+      numbers = try archiveNumbers(directory, baseName)
+    } catch .fileOperationFailed(_, _, let code) where code == ENOENT && missingDirectoryIsEmpty {
+      return []
+    }
+    let paths = numbers.map { archivePath(directory, baseName, $0) } + [activePath(directory, baseName)]
+    var files: [FileToRead] = []
+    for path in paths {
+      guard let file = try PosixFile.openForReading(path) else { continue }
+      files.append(FileToRead(file: file, byteCount: try file.size()))
+    }
+    return files
+  }
+
   /// Reads every file of a store, oldest first, skipping and listing the lines that are not events.
   ///
   /// - Parameter missingDirectoryIsEmpty: Whether a directory that does not exist reads as an
@@ -89,17 +189,19 @@ extension JSONLinesStore {
   static func readFiles(
     in directory: String, baseName: String, missingDirectoryIsEmpty: Bool
   ) throws(AutoTrackError) -> Contents {
-    let numbers: [Int]
-    do {
-      numbers = try archiveNumbers(directory, baseName)
-    } catch .fileOperationFailed(_, _, let code) where code == ENOENT && missingDirectoryIsEmpty {
-      return Contents(events: [], damagedLines: [])
-    }
-    let paths = numbers.map { archivePath(directory, baseName, $0) } + [activePath(directory, baseName)]
+    try read(openFiles(in: directory, baseName: baseName, missingDirectoryIsEmpty: missingDirectoryIsEmpty))
+  }
+
+  /// Reads and decodes files that ``openFiles(in:baseName:missingDirectoryIsEmpty:)`` opened.
+  ///
+  /// - Parameter faults: The store's injected faults, whose read hook runs before each file.
+  static func read(_ files: [FileToRead], faults: FileFaults? = nil) throws(AutoTrackError) -> Contents {
     let decoder = EventLineDecoder()
     var contents = Contents(events: [], damagedLines: [])
-    for path in paths {
-      guard let data = try PosixFile.contents(of: path) else { continue }
+    for entry in files {
+      let path = entry.file.path
+      faults?.willRead(path)
+      let data = try entry.file.read(at: 0, count: entry.byteCount)
       var lineNumber = 0
       var start = data.startIndex
       while start < data.endIndex {

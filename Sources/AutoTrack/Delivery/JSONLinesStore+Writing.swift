@@ -10,11 +10,16 @@ extension JSONLinesStore.State {
   var bufferedBytes: Int { buffer.count - bufferHead }
 
   /// Opens the directory, the lock and the active file; returns the bytes of a torn tail it cut off.
-  mutating func open(_ configuration: JSONLinesStore.Configuration, repairing: Bool) throws(AutoTrackError) -> Int {
+  ///
+  /// - Parameter lockWait: How long to wait for a lock another holder has: the configured wait
+  ///   when the store opens, none when it opens its files again under the store's lock.
+  mutating func open(
+    _ configuration: JSONLinesStore.Configuration, repairing: Bool, lockWait: Duration = .zero
+  ) throws(AutoTrackError) -> Int {
     let directory = configuration.directory.path
     let baseName = configuration.baseName
     try PosixFile.makeDirectory(directory)
-    try holdLock(configuration)
+    try holdLock(configuration, waitingUpTo: lockWait)
     let file = try PosixFile(appendingTo: JSONLinesStore.activePath(directory, baseName), faults: faults)
     let torn = repairing ? try file.cutTornTail() : 0
     if torn > 0, configuration.syncOnFlush { try file.sync() }
@@ -36,11 +41,27 @@ extension JSONLinesStore.State {
   /// no failure of the event files (a full inode table at a rotation, a vanished active file) lets
   /// it go. Only when the lock file itself is gone (the directory was removed and is being made
   /// again) does the store lock the new one, and it keeps the old one until it holds the new.
-  mutating func holdLock(_ configuration: JSONLinesStore.Configuration) throws(AutoTrackError) {
+  ///
+  /// While another holder has the lock it tries again after 1 ms, then after pauses that double up
+  /// to 50 ms, until `maximumWait` has passed on `ContinuousClock`; the last try is at the deadline.
+  ///
+  /// - Throws: ``AutoTrackError/storeLocked(lockPath:waited:)`` when the lock is still held then.
+  mutating func holdLock(
+    _ configuration: JSONLinesStore.Configuration, waitingUpTo maximumWait: Duration
+  ) throws(AutoTrackError) {
     let path = configuration.directory.path + "/" + configuration.baseName + ".lock"
     if let lock, let held = try? lock.identity(), (try? PosixFile.identity(at: path)) == held { return }
     let fresh = try PosixFile(appendingTo: path, faults: faults)
-    try fresh.lockExclusively()
+    let clock = ContinuousClock()
+    let start = clock.now
+    var pause = Duration.milliseconds(1)
+    while try !fresh.tryLockExclusively() {
+      let waited = clock.now - start
+      guard waited < maximumWait else { throw .storeLocked(lockPath: path, waited: waited) }
+      faults?.lockWasBusy()
+      Thread.sleep(forTimeInterval: min(pause, maximumWait - waited).seconds)
+      pause = min(pause * 2, .milliseconds(50))
+    }
     lock?.close()
     lock = fresh
   }

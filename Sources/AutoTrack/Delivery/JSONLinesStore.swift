@@ -36,8 +36,8 @@ import Synchronization
 /// until then so that no new file can get the inode number, and for a rotated file the size the
 /// store wrote. A file unlinked, replaced or whose directory was removed fails the flush with
 /// ``AutoTrackError/storeFileReplaced(path:lostEventCount:)``. The store opens no path through a
-/// symbolic link and only writes regular files of its own user
-/// (``AutoTrackError/storeFileRefused(path:reason:)``).
+/// symbolic link, for writing or for reading, only writes regular files of its own user and
+/// only reads regular files (``AutoTrackError/storeFileRefused(path:reason:)``).
 ///
 /// Nothing is lost silently: see ``Statistics`` for where every accepted event ends up.
 ///
@@ -51,7 +51,10 @@ import Synchronization
 ///
 /// One store per directory at a time: opening takes an exclusive lock on
 /// `<baseName>.lock`, held on a descriptor of its own until the store closes or its process
-/// dies, whatever fails in between. A store
+/// dies, whatever fails in between. While another holder has it, opening waits up to
+/// ``Configuration/maximumLockWait`` (2 s) for it, then throws
+/// ``AutoTrackError/storeLocked(lockPath:waited:)``. Every descriptor the store opens is
+/// close-on-exec, so a program the process starts never keeps the lock once it runs. A store
 /// on a read-only volume cannot be opened (the error carries `EROFS`); read it with
 /// ``readEvents(configuration:)``, which needs no write access and takes no lock.
 ///
@@ -104,6 +107,8 @@ public final class JSONLinesStore: EventSink {
     var nextWriteAttemptAt: Duration?
     /// A replaced file found by an automatic write: the next ``flush()`` throws it.
     var unreportedReplacement: AutoTrackError?
+    /// Calls of ``JSONLinesStore/removeAll()``: a read outside the lock starts again when it changed.
+    var removeAllCount = 0
     var statistics = Statistics()
     let encoder = EventLineEncoder()
     let faults: FileFaults?
@@ -125,7 +130,9 @@ public final class JSONLinesStore: EventSink {
   /// - Throws: ``AutoTrackError/invalidConfiguration(parameter:reason:)`` for bad
   ///   settings, ``AutoTrackError/fileOperationFailed(operation:path:errno:)`` when the
   ///   directory or files cannot be opened (`EROFS` on a read-only volume: use
-  ///   ``readEvents(configuration:)`` there), or the directory is in use by another store.
+  ///   ``readEvents(configuration:)`` there), ``AutoTrackError/storeLocked(lockPath:waited:)`` when
+  ///   another store kept the directory's lock for all of ``Configuration/maximumLockWait``, or
+  ///   ``AutoTrackError/storeFileRefused(path:reason:)`` for a file the store may not write.
   public init(
     configuration: Configuration, clock: some Clock<Duration> = ContinuousClock()
   ) throws(AutoTrackError) {
@@ -135,7 +142,7 @@ public final class JSONLinesStore: EventSink {
     let directoryPath = configuration.directory.path
     self.directoryPath = directoryPath
     var initial = State(faults: configuration.fileFaults)
-    let torn = try initial.open(configuration, repairing: true)
+    let torn = try initial.open(configuration, repairing: true, lockWait: configuration.maximumLockWait)
     recovery = Recovery(tornLinesDropped: torn > 0 ? 1 : 0, tornBytesDropped: torn)
     state = SanitizerVisibleMutex(initial)
   }
@@ -299,42 +306,7 @@ public final class JSONLinesStore: EventSink {
     state.withLock { $0.lastWriteError }
   }
 
-  // MARK: Reading and clearing
-
-  /// Writes the buffer, then reads every event in the store, oldest first.
-  ///
-  /// A line that is not an event is skipped: see ``readContents()`` for which were.
-  ///
-  /// - Returns: The events of the rotated files in order, then of the active file.
-  /// - Throws: ``AutoTrackError/fileOperationFailed(operation:path:errno:)`` when writing the
-  ///   buffer or reading a file fails.
-  public func readAll() throws(AutoTrackError) -> [TrackedEvent] {
-    try readContents().events
-  }
-
-  /// Writes the buffer, then reads every event in the store, oldest first, and lists the damaged lines it skipped.
-  ///
-  /// Damage the store's own writes can leave (part of a line a failed write left when cutting it
-  /// off failed too, a torn line from a killed process) and damage from outside read the same way:
-  /// the line is skipped and listed in ``Contents/damagedLines`` with its file, line number, byte
-  /// offset and the reason; every line around it is read.
-  ///
-  /// ```swift
-  /// let contents = try store.readContents()
-  /// for damage in contents.damagedLines { log.warning("\(damage.path):\(damage.line): \(damage.reason)") }
-  /// ```
-  ///
-  /// - Returns: The events and the damaged lines, oldest file first.
-  /// - Throws: ``AutoTrackError/fileOperationFailed(operation:path:errno:)`` when writing the
-  ///   buffer or reading a file fails.
-  public func readContents() throws(AutoTrackError) -> Contents {
-    let now = clock.now()
-    return try state.withLock { (state: inout State) throws(AutoTrackError) -> Contents in
-      if !state.isClosed { try state.writeBuffer(configuration, now: now, byteLimit: nil) }
-      return try JSONLinesStore.readFiles(
-        in: directoryPath, baseName: configuration.baseName, missingDirectoryIsEmpty: false)
-    }
-  }
+  // MARK: Files and clearing
 
   /// The paths of the store's files, rotated ones first, then the active file.
   public var filePaths: [String] {
@@ -351,6 +323,7 @@ public final class JSONLinesStore: EventSink {
   public func removeAll() throws(AutoTrackError) {
     try state.withLock { (state: inout State) throws(AutoTrackError) in
       guard !state.isClosed else { throw .sinkClosed(path: directoryPath) }
+      state.removeAllCount += 1
       state.statistics.removedUnwrittenCount += state.bufferedLineCount
       state.clearBuffer()
       if state.file == nil { try state.reopen(configuration) }

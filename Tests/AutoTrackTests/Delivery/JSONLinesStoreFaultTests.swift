@@ -32,33 +32,6 @@ import Testing
     let otherErrors = SanitizerVisibleMutex<[AutoTrackError]>([])
   }
 
-  /// Opens a store on a directory whose previous store was just closed, waiting up to about 2 s
-  /// while the lock file is still locked.
-  ///
-  /// Other tests of this process start child processes (`Process`, exit tests). A child holds a
-  /// copy of every descriptor the process had open when it was started until it executes its
-  /// program, the closed store's lock among them, and the lock is released only when the last
-  /// copy closes. A lock still held after 2 s fails the test.
-  private func openStore(_ configuration: JSONLinesStore.Configuration) async throws -> JSONLinesStore {
-    for _ in 0..<400 {
-      if let store = try Self.openUnlessLocked(configuration) { return store }
-      try await Task.sleep(for: .milliseconds(5))
-    }
-    return try JSONLinesStore(configuration: configuration)
-  }
-
-  /// The store, or `nil` while its lock file is locked (outside an `async` function: Swift 6.3.1
-  /// crashes on a typed `catch` pattern inside one).
-  private static func openUnlessLocked(
-    _ configuration: JSONLinesStore.Configuration
-  ) throws(AutoTrackError) -> JSONLinesStore? {
-    do {
-      return try JSONLinesStore(configuration: configuration)
-    } catch .fileOperationFailed(operation: "flock", path: _, errno: EWOULDBLOCK) {
-      return nil
-    }
-  }
-
   /// 8 writers send while a ninth thread closes the store, 1,000 times over (each race reopens the
   /// store on the same directory). Every send either returned (accepted) or threw `sinkClosed`; the
   /// accepted ones are all in the files at the end, and the store's counters add up in each race.
@@ -71,7 +44,10 @@ import Testing
     var allAccepted: [String] = []
     var refusedTotal = 0
     for race in 0..<races {
-      let store = try await openStore(configuration(directory.url, flushEvery: 4))
+      // The store's own lock wait (2 s by default) covers a child process that another test
+      // started while the previous race's store was open, and that holds a copy of its lock until
+      // it executes its program.
+      let store = try JSONLinesStore(configuration: configuration(directory.url, flushEvery: 4))
       let log = RaceLog()
       let closeAfterYields = Int.random(in: 0...40)
       var bodies: [@Sendable () -> Void] = (0..<writers).map { writer in

@@ -178,11 +178,13 @@ private struct OutsideFile {
     for event in events { try store.send(event) }
     #expect(store.statistics.writeFailureCount >= 1, "the rotation could not open a new active file")
     #expect(throws: (any Error).self) { try store.flush() }
+    var second = configuration(directory.url)
+    second.maximumLockWait = .zero
     #expect {
-      _ = try JSONLinesStore(configuration: configuration(directory.url))
+      _ = try JSONLinesStore(configuration: second)
     } throws: { error in
-      guard case .fileOperationFailed(let operation, _, let code) = error as? AutoTrackError else { return false }
-      return operation == "flock" && code == EWOULDBLOCK
+      guard case .storeLocked(let lockPath, _) = error as? AutoTrackError else { return false }
+      return lockPath == directory.url.path + "/events.lock"
     }
     #expect(try store.flush().acknowledgedCount == 40, "once files open again, everything is written")
     #expect(try store.readAll() == events)

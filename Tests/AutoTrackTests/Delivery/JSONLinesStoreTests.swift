@@ -216,14 +216,16 @@ import Testing
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let first = try JSONLinesStore(configuration: configuration(directory))
+    var second = configuration(directory)
+    second.maximumLockWait = .zero
     #expect {
-      _ = try JSONLinesStore(configuration: configuration(directory))
+      _ = try JSONLinesStore(configuration: second)
     } throws: { error in
-      guard case .fileOperationFailed(let operation, _, _) = error as? AutoTrackError else { return false }
-      return operation == "flock"
+      guard case .storeLocked(let lockPath, _) = error as? AutoTrackError else { return false }
+      return lockPath == directory.url.path + "/events.lock"
     }
     try first.close()
-    _ = try JSONLinesStore(configuration: configuration(directory))
+    _ = try JSONLinesStore(configuration: second)
   }
 
   @Test(arguments: ["flushEveryEvents", "maximumFileBytes", "baseName", "flushInterval", "maximumArchivedFiles"])

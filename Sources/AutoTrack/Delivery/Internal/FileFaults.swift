@@ -36,6 +36,8 @@ package final class FileFaults: Sendable {
     var partialWrite: (bytes: Int, errno: Int32, pathSuffix: String?)?
     var openFailures: [(pathSuffix: String, errno: Int32, remaining: Int)] = []
     var beforeSync: (@Sendable (String) -> Void)?
+    var beforeRead: (@Sendable (String) -> Void)?
+    var busyLockAttempts = 0
   }
 
   private let plan = SanitizerVisibleMutex(Plan())
@@ -106,6 +108,14 @@ package final class FileFaults: Sendable {
     plan.withLock { $0.beforeSync = hook }
   }
 
+  /// Runs `hook` with the path before a reader reads a store file's bytes; `nil` removes it.
+  package func beforeRead(_ hook: (@Sendable (String) -> Void)?) {
+    plan.withLock { $0.beforeRead = hook }
+  }
+
+  /// How many times opening the store found its lock held by another holder and waited.
+  package var busyLockAttempts: Int { plan.withLock { $0.busyLockAttempts } }
+
   func truncateFailure() -> Int32? {
     if let code = failure(.truncate) { return code }
     return plan.withLock { plan in
@@ -132,6 +142,17 @@ package final class FileFaults: Sendable {
       plan.openFailures[index].remaining -= 1
       return plan.openFailures[index].errno
     }
+  }
+
+  /// Runs the read hook.
+  func willRead(_ path: String) {
+    let hook = plan.withLock { $0.beforeRead }
+    hook?(path)
+  }
+
+  /// Counts an attempt to take the store's lock that found it held.
+  func lockWasBusy() {
+    plan.withLock { $0.busyLockAttempts += 1 }
   }
 
   /// Runs the sync hook, then answers whether the sync must fail.

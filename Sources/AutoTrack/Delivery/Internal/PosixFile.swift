@@ -12,7 +12,6 @@ import Foundation
 // do not shadow the C calls, on any C library module.
 private func posixClose(_ fd: Int32) -> Int32 { close(fd) }
 private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
-private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }
 private func posixRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
 
 /// Which file a path or a descriptor names: its device and inode numbers.
@@ -112,12 +111,18 @@ final class PosixFile {
     try PosixFile.identity(at: path) == identity()
   }
 
-  /// Takes an exclusive advisory lock without waiting; fails with `EWOULDBLOCK` when another holder has it.
-  func lockExclusively() throws(AutoTrackError) {
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+  /// Tries to take an exclusive advisory lock without waiting.
+  ///
+  /// - Returns: `false` when another open file description holds the lock (`EWOULDBLOCK`): another
+  ///   store, in this process or another, or a child process that got a copy of a store's
+  ///   descriptor when it was started and has not closed it yet.
+  func tryLockExclusively() throws(AutoTrackError) -> Bool {
+    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
       let code = errno
-      throw PosixFile.failure("flock", path, code)
+      if code == EWOULDBLOCK { return false }
+      if code != EINTR { throw PosixFile.failure("flock", path, code) }
     }
+    return true
   }
 
   func size() throws(AutoTrackError) -> Int {
@@ -307,29 +312,42 @@ final class PosixFile {
     return names
   }
 
-  /// Reads a whole file, or returns `nil` when it does not exist.
-  static func contents(of path: String) throws(AutoTrackError) -> Data? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+  /// Opens `path` for reading, or returns `nil` when nothing is there.
+  ///
+  /// Like the store's own opens, it never follows a symbolic link at the last path component and
+  /// takes only a regular file: a store path is read as the file the store wrote there, never as
+  /// whatever a link points to, and a FIFO or device put at the path is refused instead of
+  /// blocking the reader. (`O_NONBLOCK` only keeps the open of such a file from waiting; reads of
+  /// a regular file ignore it.) The file may belong to any user: reading changes nothing.
+  ///
+  /// - Throws: ``AutoTrackError/storeFileRefused(path:reason:)`` for a symbolic link or a file that
+  ///   is not regular; ``AutoTrackError/fileOperationFailed(operation:path:errno:)`` when `open(2)`
+  ///   fails otherwise.
+  static func openForReading(_ path: String) throws(AutoTrackError) -> PosixFile? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
     if fd < 0 {
       let code = errno
       if code == ENOENT { return nil }
+      if code == ELOOP { throw .storeFileRefused(path: path, reason: "it is a symbolic link") }
       throw failure("open", path, code)
     }
-    let file = PosixFileReader(descriptor: fd)
-    defer { file.close() }
-    var data = Data()
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let got = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress!, $0.count) }
-      if got < 0 {
-        let code = errno
-        if code == EINTR { continue }
-        throw failure("read", path, code)
-      }
-      if got == 0 { break }
-      data.append(contentsOf: chunk[0..<got])
+    let file = PosixFile(path: path, descriptor: fd, faults: nil)
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      let code = errno
+      throw failure("fstat", path, code)
     }
-    return data
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw .storeFileRefused(path: path, reason: "it is not a regular file")
+    }
+    return file
+  }
+
+  /// Reads a whole file, or returns `nil` when it does not exist; see ``openForReading(_:)`` for
+  /// which files it refuses.
+  static func contents(of path: String) throws(AutoTrackError) -> Data? {
+    guard let file = try openForReading(path) else { return nil }
+    return Data(try file.read(at: 0, count: file.size()))
   }
 
   /// Cuts a torn last line (bytes after the final newline) off the file.
@@ -353,10 +371,4 @@ final class PosixFile {
     try truncate(to: 0)
     return total
   }
-}
-
-/// Closes a raw descriptor; a tiny helper for ``PosixFile/contents(of:)``.
-private struct PosixFileReader {
-  let descriptor: Int32
-  func close() { _ = posixClose(descriptor) }
 }

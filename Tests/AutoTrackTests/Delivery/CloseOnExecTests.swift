@@ -1,0 +1,122 @@
+import DelegateProxyKitSupport
+import Foundation
+import LoopbackCollector
+import Testing
+
+@testable import AutoTrack
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+#if os(Linux)
+  /// Every descriptor the store and the collector open is close-on-exec, so that a program the
+  /// process starts never keeps a store's lock or a connection. Linux only: it lists the process's
+  /// descriptors in `/proc/self/fd`.
+  @Suite struct CloseOnExecTests {
+    /// The store's lock and active file, the descriptor a flush syncs through, and the descriptors
+    /// a read opens, each looked at while it is open.
+    @Test func theStoresDescriptorsAreCloseOnExec() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let faults = FileFaults()
+      var configuration = JSONLinesStore.Configuration(directory: directory.url, maximumFileBytes: 2_000)
+      configuration.fileFaults = faults
+      let store = try JSONLinesStore(configuration: configuration)
+      let seen = SeenDescriptors()
+      let look: @Sendable (String) -> Void = { _ in
+        seen.record(openDescriptors { $0.hasPrefix(directory.path) })
+      }
+      faults.beforeSync(look)
+      faults.beforeRead(look)
+      for event in makeEvents(40) { try store.send(event) }
+      try store.flush()
+      _ = try store.readAll()
+      look("")
+
+      let all = seen.all
+      #expect(Set(all.map(\.target)).count >= 3, "the lock, the active file and at least one archive: \(all)")
+      #expect(all.allSatisfy { $0.closeOnExec }, "\(all.filter { !$0.closeOnExec })")
+      try store.close()
+    }
+
+    /// A connection the collector accepted is close-on-exec, like its listener (the old collector
+    /// left accepted connections inheritable).
+    @Test func aCollectorsConnectionsAreCloseOnExec() async throws {
+      let collector = try LoopbackCollector(readTimeout: .seconds(60))
+      let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+      try #require(client >= 0)
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_port = collector.port.bigEndian
+      address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+      let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      try #require(connected == 0, "errno \(errno)")
+
+      var accepted: [OpenDescriptor] = []
+      for _ in 0..<6_000 where accepted.isEmpty {
+        let inodes = establishedSocketInodes(localPort: collector.port)
+        accepted = openDescriptors { target in inodes.contains { target == "socket:[\($0)]" } }
+        if accepted.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+      }
+      _ = close(client)
+      await Task.detached { collector.stop() }.value
+
+      try #require(!accepted.isEmpty, "the collector accepted the connection")
+      #expect(accepted.allSatisfy { $0.closeOnExec }, "\(accepted)")
+    }
+  }
+
+  /// One descriptor of this process: what it refers to, and whether it is closed on `exec`.
+  private struct OpenDescriptor: Sendable, CustomStringConvertible {
+    var descriptor: Int32
+    var target: String
+    var closeOnExec: Bool
+    var description: String { "\(descriptor) -> \(target)\(closeOnExec ? "" : " (inheritable)")" }
+  }
+
+  /// The descriptors whose `/proc/self/fd` link target `matches` accepts.
+  private func openDescriptors(where matches: (String) -> Bool) -> [OpenDescriptor] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return names.compactMap { name -> OpenDescriptor? in
+      guard let descriptor = Int32(name),
+        let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name),
+        matches(target)
+      else { return nil }
+      let flags = fcntl(descriptor, F_GETFD)
+      guard flags >= 0 else { return nil }
+      return OpenDescriptor(descriptor: descriptor, target: target, closeOnExec: flags & FD_CLOEXEC != 0)
+    }
+  }
+
+  /// The inodes of the established IPv4 TCP sockets whose local port is `localPort`: the server's
+  /// side of the connections to a listener on that port.
+  private func establishedSocketInodes(localPort: UInt16) -> [String] {
+    // Read to the end: the file reports a size of 0, and a read sized by it stops after one page.
+    guard let data = try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/net/tcp")).readToEnd() else {
+      return []
+    }
+    let table = String(decoding: data, as: UTF8.self)
+    let port = String(localPort, radix: 16, uppercase: true)
+    let wanted = String(repeating: "0", count: 4 - port.count) + port
+    return table.split(separator: "\n").dropFirst().compactMap { line in
+      // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+      let fields = line.split(separator: " ")
+      guard fields.count > 9, fields[1].hasSuffix(":" + wanted), fields[3] == "01" else { return nil }
+      return String(fields[9])
+    }
+  }
+
+  /// The descriptors seen by the hooks, from whichever thread ran them.
+  private final class SeenDescriptors: Sendable {
+    private let seen = SanitizerVisibleMutex<[OpenDescriptor]>([])
+    func record(_ descriptors: [OpenDescriptor]) { seen.withLock { $0 += descriptors } }
+    var all: [OpenDescriptor] { seen.withLock { $0 } }
+  }
+#endif
