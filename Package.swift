@@ -99,15 +99,12 @@ let package = Package(
     .target(
       name: "AutoTrackTesting", dependencies: ["AutoTrack", "DelegateProxyKitSupport"], swiftSettings: upcomingFeatures
     ),
-    // Re-exports AutoTrackTesting for the package's delivery tests and kill helper, which import
-    // it by its former name. Not a product.
-    .target(name: "ClockTestSupport", dependencies: ["AutoTrackTesting"], swiftSettings: upcomingFeatures),
     // The child process of the JSON Lines kill test (AutoTrackTests); the test
     // finds the binary next to the test bundle and kills it with SIGKILL. With
     // `--failing-disk` it runs the failing-disk test under a file-size limit.
     .executableTarget(
       name: "JSONLinesKillHelper",
-      dependencies: ["AutoTrack", "ClockTestSupport", "DelegateProxyKitSupport"],
+      dependencies: ["AutoTrack", "AutoTrackTesting", "DelegateProxyKitSupport"],
       path: "Tests/Helpers/JSONLinesKillHelper",
       swiftSettings: upcomingFeatures
     ),
@@ -197,7 +194,7 @@ let package = Package(
       name: "AutoTrackTests",
       dependencies: [
         "AutoTrack", "HeadlessUI", "DelegateProxyKit", "DelegateProxyKitSupport", "DelegateProxyKitTestSupport",
-        "LoopbackCollector", "ClockTestSupport", "AutoTrackTesting",
+        "LoopbackCollector", "AutoTrackTesting",
       ],
       // Example rules files the tests read by path (relative to #filePath), not bundled resources.
       exclude: ["Resources"],

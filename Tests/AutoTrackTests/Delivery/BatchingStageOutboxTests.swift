@@ -1,4 +1,4 @@
-import ClockTestSupport
+import AutoTrackTesting
 import DelegateProxyKit
 import DelegateProxyKitSupport
 import Foundation

@@ -1,4 +1,4 @@
-import ClockTestSupport
+import AutoTrackTesting
 import DelegateProxyKitSupport
 import Foundation
 import Testing

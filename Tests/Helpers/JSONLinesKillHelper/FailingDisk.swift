@@ -9,7 +9,7 @@
 // The figures go to stdout as one JSON line for the parent test.
 
 import AutoTrack
-import ClockTestSupport
+import AutoTrackTesting
 import Foundation
 
 #if canImport(Glibc)
