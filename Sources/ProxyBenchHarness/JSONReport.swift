@@ -82,7 +82,7 @@ package enum JSONReport {
   /// The whole report.
   package struct Document: Codable, Equatable, Sendable {
     package var schemaVersion: Int
-    package var machine: Machine
+    package var machine: MachineInfo
     package var run: Run
     package var noise: Noise
     package var summary: Summary
@@ -93,10 +93,7 @@ package enum JSONReport {
     /// Builds the document of a run.
     package init(report: BenchReport) {
       schemaVersion = JSONReport.schemaVersion
-      let info = report.machine
-      machine = Machine(
-        cpu: info.cpu, cores: info.cores, os: info.os, swiftVersion: info.swiftVersion,
-        buildConfiguration: info.buildConfiguration, date: info.date, allocationCounting: info.allocationCounting)
+      machine = report.machine
       run = Run(
         configuration: report.configurationName, repeat: report.repeats, rounds: report.pairing.rounds,
         batchRounds: report.pairing.batchRounds, roundNanoseconds: report.pairing.roundNanoseconds,
@@ -126,17 +123,6 @@ package enum JSONReport {
       results = report.results.map(Result.init)
       skipped = report.skipped.map { Skipped(scenario: $0.scenario, variant: $0.variant, note: $0.note) }
     }
-  }
-
-  /// Where and how the run happened.
-  package struct Machine: Codable, Equatable, Sendable {
-    package var cpu: String
-    package var cores: Int
-    package var os: String
-    package var swiftVersion: String
-    package var buildConfiguration: String
-    package var date: String
-    package var allocationCounting: Bool
   }
 
   /// How the run was made.

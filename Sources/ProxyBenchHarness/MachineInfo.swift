@@ -1,7 +1,7 @@
 import Foundation
 
-/// Where and how a run happened, for the report's `machine` block.
-package struct MachineInfo: Equatable, Sendable {
+/// Where and how a run happened: the report's `machine` block, in the JSON report as it is here.
+package struct MachineInfo: Codable, Equatable, Sendable {
   /// The CPU model, e.g. `AMD EPYC`.
   package var cpu: String
   /// Logical cores available to the process.
