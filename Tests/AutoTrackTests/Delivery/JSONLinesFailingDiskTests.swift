@@ -41,20 +41,11 @@ import Testing
 
   /// Runs the helper to its end; returns its exit status and what it printed. Blocks.
   private static func runAndWait(helper: URL, _ directory: String, _ sends: Int) throws -> (Int32, Data) {
-    let process = Process()
-    process.executableURL = helper
-    process.arguments = ["--failing-disk", directory, String(sends)]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let pid = process.processIdentifier
-    // Bounded: whatever happens, the child is gone after 120 seconds.
-    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-    DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
-    defer { watchdog.cancel() }
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, output)
+    let child = try WatchedChild(helper, arguments: ["--failing-disk", directory, String(sends)], killAfter: 120)
+    defer { child.disarm() }
+    let output = child.output.readDataToEndOfFile()
+    child.process.waitUntilExit()
+    return (child.process.terminationStatus, output)
   }
 
   @Test func aFailingDiskKeepsMemoryUnderTheCapCountsDropsAndLosesNothingAcknowledged() async throws {

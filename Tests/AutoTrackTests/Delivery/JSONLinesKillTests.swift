@@ -62,21 +62,13 @@ private final class BundleMarker {}
   ///
   /// Blocks until the child is gone: call it through `onDedicatedThread`, never on a pool thread.
   static func runAndKill(helper: URL, directory: String, tag: String, seed: UInt64, ackTarget: Int) throws -> Run {
-    let process = Process()
-    process.executableURL = helper
-    process.arguments = [directory, tag, String(seed)]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let pid = process.processIdentifier
-    // Bounded: whatever happens, the child is gone after 10 seconds.
-    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-    DispatchQueue.global().asyncAfter(deadline: .now() + 10, execute: watchdog)
-    defer { watchdog.cancel() }
+    let child = try WatchedChild(helper, arguments: [directory, tag, String(seed)], killAfter: 10)
+    defer { child.disarm() }
+    let process = child.process
 
     var run = Run()
     var pending = Data()
-    let reader = pipe.fileHandleForReading
+    let reader = child.output
     while true {
       let chunk = reader.availableData
       if chunk.isEmpty { break }  // end of stream: the child is gone
@@ -93,7 +85,7 @@ private final class BundleMarker {}
           // The random pause is what makes the kill point random: without it the kill lands
           // right after a flush every time. It waits for nothing and nothing is timed.
           usleep(UInt32.random(in: 0...3_000))
-          kill(pid, SIGKILL)
+          kill(process.processIdentifier, SIGKILL)
           run.killed = true
         }
       }
