@@ -46,8 +46,9 @@ import Testing
     for race in 0..<races {
       // The store's own lock wait (2 s by default) covers a child process that another test
       // started while the previous race's store was open, and that holds a copy of its lock until
-      // it executes its program.
-      let store = try JSONLinesStore(configuration: configuration(directory.url, flushEvery: 4))
+      // it executes its program. That wait blocks, so the store opens on a thread of its own.
+      let storeConfiguration = configuration(directory.url, flushEvery: 4)
+      let store = try await onDedicatedThread { try JSONLinesStore(configuration: storeConfiguration) }
       let log = RaceLog()
       let closeAfterYields = Int.random(in: 0...40)
       var bodies: [@Sendable () -> Void] = (0..<writers).map { writer in
