@@ -15,8 +15,8 @@
 public struct Invocation: Sendable {
   /// The selector name of the method called (its `#function` spelling).
   public let selector: String
-  /// The arguments, in order.
-  public let arguments: [any Sendable]
+  /// The arguments, held inline for a call of up to four (see ``arguments``).
+  @usableFromInline internal let storage: InvocationArguments
   /// The value the call returned, `nil` until it has returned (and for a call that threw).
   ///
   /// For a method that returns nothing it holds `()`; for a method that returns an `Optional`,
@@ -36,15 +36,30 @@ public struct Invocation: Sendable {
   ///   - selector: The selector name.
   ///   - arguments: The arguments, in order.
   public init(selector: String, arguments: [any Sendable]) {
+    self.init(selector: selector, arguments: InvocationArguments(arguments))
+  }
+
+  /// Creates an invocation of a call the proxy reified, its arguments already in place.
+  @usableFromInline
+  internal init(selector: String, arguments: InvocationArguments) {
     self.selector = selector
-    self.arguments = arguments
+    self.storage = arguments
     self.returnValue = nil
     self.error = nil
     self.hasReturned = false
   }
 
+  /// The arguments, in order, as a new array.
+  ///
+  /// An invocation keeps the arguments of a call of up to four inside itself, so that reifying a
+  /// call allocates nothing when each argument fits an existential's inline buffer (three words);
+  /// this property copies them into an array. Read one argument with ``argument(_:as:)`` instead,
+  /// which neither allocates nor copies the others.
+  public var arguments: [any Sendable] { storage.array }
+
   /// The number of arguments.
-  public var argumentCount: Int { arguments.count }
+  @inlinable
+  public var argumentCount: Int { storage.count }
 
   @usableFromInline
   internal mutating func finish(returning value: any Sendable) {
@@ -68,20 +83,31 @@ public struct Invocation: Sendable {
   ///   - index: The zero-based position of the argument.
   ///   - type: The type the argument has.
   /// - Returns: The argument.
+  /// The argument's own type is read without a dynamic cast; another type that the value casts
+  /// to with `as?` (a superclass, a protocol it conforms to, an `Optional` of it) is read with one.
+  ///
   /// - Throws: ``DelegateProxyError/argumentIndexOutOfRange(selector:index:count:)`` for an index
   ///   the call does not have, ``DelegateProxyError/argumentTypeMismatch(selector:index:expected:actual:)``
   ///   for a wrong type.
+  @inlinable
   public func argument<T>(_ index: Int, as type: T.Type = T.self) throws(DelegateProxyError) -> T {
-    guard arguments.indices.contains(index) else {
-      throw .argumentIndexOutOfRange(selector: selector, index: index, count: argumentCount)
-    }
-    let value = arguments[index]
-    guard let typed = value as? T else {
-      throw .argumentTypeMismatch(
-        selector: selector, index: index, expected: String(describing: T.self),
-        actual: String(describing: Swift.type(of: value)))
-    }
+    guard index >= 0, index < storage.count else { throw indexOutOfRange(index) }
+    let value = storage[index]
+    if let typed = exactly(value, as: T.self) { return typed }
+    guard let typed = value as? T else { throw typeMismatch(index, value, expected: T.self) }
     return typed
+  }
+
+  @usableFromInline
+  internal func indexOutOfRange(_ index: Int) -> DelegateProxyError {
+    .argumentIndexOutOfRange(selector: selector, index: index, count: argumentCount)
+  }
+
+  @usableFromInline
+  internal func typeMismatch(_ index: Int, _ value: any Sendable, expected: Any.Type) -> DelegateProxyError {
+    .argumentTypeMismatch(
+      selector: selector, index: index, expected: String(describing: expected),
+      actual: String(describing: Swift.type(of: value)))
   }
 
   /// Returns the value the call returned, cast to `T`.
@@ -91,20 +117,25 @@ public struct Invocation: Sendable {
   /// - Throws: ``DelegateProxyError/returnValueUnavailable(selector:)`` before the call returned
   ///   or when it threw, ``DelegateProxyError/returnTypeMismatch(selector:returns:requested:)`` for a
   ///   wrong type.
+  @inlinable
   public func returnValue<T>(as type: T.Type = T.self) throws(DelegateProxyError) -> T {
     guard hasReturned, let value = returnValue else { throw .returnValueUnavailable(selector: selector) }
-    guard let typed = value as? T else {
-      throw .returnTypeMismatch(
-        selector: selector, returns: String(describing: Swift.type(of: value)), requested: String(describing: T.self))
-    }
+    if let typed = exactly(value, as: T.self) { return typed }
+    guard let typed = value as? T else { throw returnTypeMismatch(value, requested: T.self) }
     return typed
+  }
+
+  @usableFromInline
+  internal func returnTypeMismatch(_ value: any Sendable, requested: Any.Type) -> DelegateProxyError {
+    .returnTypeMismatch(
+      selector: selector, returns: String(describing: Swift.type(of: value)), requested: String(describing: requested))
   }
 }
 
 extension Invocation: CustomStringConvertible {
   /// The selector and arguments, for logs.
   public var description: String {
-    let rendered = arguments.map { String(describing: $0) }.joined(separator: ", ")
+    let rendered = (0..<storage.count).map { String(describing: storage[$0]) }.joined(separator: ", ")
     return "\(selector)[\(rendered)]"
   }
 }

@@ -31,6 +31,77 @@ import Testing
     }
   }
 
+  @Test(arguments: 0...7) func argumentsOfEveryKindRoundTripThroughAProxy(arity: Int) throws {
+    let proxy = MixedArgumentsProxy()
+    let values = MixedArguments()
+    let seen = SanitizerVisibleMutex<[Invocation]>([])
+    try proxy.hooks.addHook(for: MixedArguments.selector(arity), at: .before) { invocation in
+      seen.withLock { $0.append(invocation) }
+    }
+    try proxy.hooks.addHook(for: MixedArguments.selector(arity), at: .after) { invocation in
+      seen.withLock { $0.append(invocation) }
+    }
+    values.call(arity, on: proxy)
+    let invocations = seen.withLock { $0 }
+    #expect(invocations.count == 2)
+    for invocation in invocations {
+      #expect(try values.roundTrips(invocation, arity: arity))
+      #expect(invocation.arguments.count == arity)
+      #expect(
+        throws: DelegateProxyError.argumentIndexOutOfRange(selector: invocation.selector, index: arity, count: arity)
+      ) {
+        try invocation.argument(arity, as: Int.self)
+      }
+    }
+  }
+
+  @Test(arguments: 0...7) func argumentsOfEveryKindRoundTripThroughTheInitializer(arity: Int) throws {
+    let values = MixedArguments()
+    let invocation = Invocation(selector: MixedArguments.selector(arity), arguments: values.values(arity))
+    #expect(try values.roundTrips(invocation, arity: arity))
+    let array = invocation.arguments
+    #expect(array.count == arity)
+    if arity > 0 { #expect(array[0] as? Token === values.token) }
+    if arity > 3 { #expect(array[3] as? Large == values.large) }
+    if arity > 6 { #expect(array[6] as? Double == values.double) }
+  }
+
+  @Test func anArgumentReadsAsATypeItCastsTo() throws {
+    let values = MixedArguments()
+    let invocation = Invocation(selector: MixedArguments.selector(7), arguments: values.values(7))
+    // Not the argument's own type, but one `as?` reaches: a protocol, `Any`, an `Optional`.
+    #expect(try invocation.argument(0, as: AnyObject.self) === values.token)
+    #expect(try invocation.argument(1, as: Any.self) as? Size == values.size)
+    #expect(try invocation.argument(2, as: Triangle.self) == Triangle(label: "tri"))
+    #expect(try invocation.argument(3, as: Large?.self) == values.large)
+    #expect(try invocation.argument(5, as: Int.self) == 7)
+  }
+
+  @Test func aWrongTypeOrIndexOfEveryKindThrowsATypedError() {
+    let values = MixedArguments()
+    let selector = MixedArguments.selector(7)
+    let invocation = Invocation(selector: selector, arguments: values.values(7))
+    // Each kind of argument read as another kind: (index, type asked for, type held, the read).
+    let wrongTypes: [(Int, String, String, (Invocation) throws -> Any)] = [
+      (0, "Size", "Token", { try $0.argument(0, as: Size.self) }),
+      (1, "Token", "Size", { try $0.argument(1, as: Token.self) }),
+      (2, "Large", "Triangle", { try $0.argument(2, as: Large.self) }),
+      (3, "String", "Large", { try $0.argument(3, as: String.self) }),
+      (6, "Int", "Double", { try $0.argument(6, as: Int.self) }),
+    ]
+    for (index, expected, actual, read) in wrongTypes {
+      let mismatch = DelegateProxyError.argumentTypeMismatch(
+        selector: selector, index: index, expected: expected, actual: actual)
+      #expect(throws: mismatch) { try read(invocation) }
+    }
+    #expect(throws: DelegateProxyError.argumentIndexOutOfRange(selector: selector, index: 7, count: 7)) {
+      try invocation.argument(7, as: Double.self)
+    }
+    #expect(throws: DelegateProxyError.argumentIndexOutOfRange(selector: selector, index: -1, count: 7)) {
+      try invocation.argument(-1, as: Token.self)
+    }
+  }
+
   @Test func moreThanSixArgumentsAreKept() throws {
     let invocation = Invocation(selector: "many", arguments: Array(0..<9))
     #expect(try (0..<9).map { try invocation.argument($0, as: Int.self) } == Array(0..<9))

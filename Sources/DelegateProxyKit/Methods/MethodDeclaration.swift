@@ -91,8 +91,8 @@ internal func argumentTypes<each Argument>(_: repeat (each Argument).Type) -> [a
 /// initializers), so the dynamic layer never sees a value that cannot cross isolation.
 @usableFromInline
 internal final class Reifier<each Argument, Result>: Sendable {
-  /// The arguments, handed over as one tuple, as an array of `Sendable` values.
-  @usableFromInline let arguments: @Sendable ((repeat each Argument)) -> [any Sendable]
+  /// The arguments, handed over as one tuple, as an invocation's argument storage.
+  @usableFromInline let arguments: @Sendable ((repeat each Argument)) -> InvocationArguments
   /// The result as a `Sendable` value.
   @usableFromInline let result: @Sendable (Result) -> any Sendable
   /// A value a string-keyed instead hook produced, as the method's result type, or `nil` when it
@@ -101,7 +101,7 @@ internal final class Reifier<each Argument, Result>: Sendable {
 
   @usableFromInline
   internal init(
-    arguments: @escaping @Sendable ((repeat each Argument)) -> [any Sendable],
+    arguments: @escaping @Sendable ((repeat each Argument)) -> InvocationArguments,
     result: @escaping @Sendable (Result) -> any Sendable,
     typedResult: @escaping @Sendable (any Sendable) -> Result?
   ) {
@@ -117,13 +117,10 @@ extension Reifier where repeat each Argument: Sendable, Result: Sendable {
   @inlinable
   static func make() -> Reifier {
     Reifier(
-      arguments: { (values: (repeat each Argument)) -> [any Sendable] in
-        var count = 0
-        for _ in repeat (each Argument).self { count += 1 }
-        var array: [any Sendable] = []
-        array.reserveCapacity(count)
-        for value in repeat each values { array.append(value) }
-        return array
+      arguments: { (values: (repeat each Argument)) -> InvocationArguments in
+        var arguments = InvocationArguments()
+        for value in repeat each values { arguments.append(value) }
+        return arguments
       },
       result: { $0 },
       typedResult: { $0 as? Result })

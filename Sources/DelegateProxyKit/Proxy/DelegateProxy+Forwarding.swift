@@ -400,7 +400,7 @@ extension DelegateProxy {
       case .invocation, .stream:
         if let reifier {
           reify(into: &invocation, method, reifier, repeat each arguments)
-          runInvocationHook(entry, invocation.unsafelyUnwrapped)
+          if let invocation { runInvocationHook(entry, invocation) }
         }
       default:
         break
@@ -433,13 +433,13 @@ extension DelegateProxy {
         if let reifier {
           // Built once per call and finished in place: copying an invocation retains every field.
           reify(into: &invocation, method, reifier, repeat each arguments)
-          if !invocation.unsafelyUnwrapped.hasReturned {
+          if invocation?.hasReturned == false {
             switch outcome {
             case .success(let value): invocation?.finish(returning: reifier.result(value))
             case .failure(let error): invocation?.finish(throwing: error)
             }
           }
-          runInvocationHook(entry, invocation.unsafelyUnwrapped)
+          if let invocation { runInvocationHook(entry, invocation) }
         }
       default:
         break
