@@ -202,13 +202,17 @@ extension DelegateProxy {
   /// A hooked or linked `async` call of a method of 0 arguments: before hooks, the forwardee,
   /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
   /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
-  @_alwaysEmitIntoClient
+  ///
+  /// Inlined into the proxy's method, like the hook-free path: an `async` function of its own
+  /// would cost the call a frame (a task allocation and a hop back to the caller's isolation), and
+  /// the forwardee's closure, called from here, would then be a frame of its own as well.
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) internal final func forwardAsync0<Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: Reifier<Result>?,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
     to call: nonisolated(nonsending) @escaping (Delegate) async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
-    let chain = AsyncForwardingChain.chain(into: identityBits, type: typeIdentityBits)
+    let chain = asyncChain()
     if chain.loops {
       reportCycle(method.selector)
       return try await fallback()
@@ -460,13 +464,17 @@ extension DelegateProxy {
   /// A hooked or linked `async` call of a method of 1 argument: before hooks, the forwardee,
   /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
   /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
-  @_alwaysEmitIntoClient
+  ///
+  /// Inlined into the proxy's method, like the hook-free path: an `async` function of its own
+  /// would cost the call a frame (a task allocation and a hop back to the caller's isolation), and
+  /// the forwardee's closure, called from here, would then be a frame of its own as well.
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) internal final func forwardAsync1<A0, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: Reifier<A0, Result>?, _ a0: A0,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
     to call: nonisolated(nonsending) @escaping (Delegate, A0) async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
-    let chain = AsyncForwardingChain.chain(into: identityBits, type: typeIdentityBits)
+    let chain = asyncChain()
     if chain.loops {
       reportCycle(method.selector)
       return try await fallback()
@@ -726,13 +734,17 @@ extension DelegateProxy {
   /// A hooked or linked `async` call of a method of 2 arguments: before hooks, the forwardee,
   /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
   /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
-  @_alwaysEmitIntoClient
+  ///
+  /// Inlined into the proxy's method, like the hook-free path: an `async` function of its own
+  /// would cost the call a frame (a task allocation and a hop back to the caller's isolation), and
+  /// the forwardee's closure, called from here, would then be a frame of its own as well.
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) internal final func forwardAsync2<A0, A1, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: Reifier<A0, A1, Result>?, _ a0: A0, _ a1: A1,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
     to call: nonisolated(nonsending) @escaping (Delegate, A0, A1) async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
-    let chain = AsyncForwardingChain.chain(into: identityBits, type: typeIdentityBits)
+    let chain = asyncChain()
     if chain.loops {
       reportCycle(method.selector)
       return try await fallback()
@@ -1001,13 +1013,17 @@ extension DelegateProxy {
   /// A hooked or linked `async` call of a method of 3 arguments: before hooks, the forwardee,
   /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
   /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
-  @_alwaysEmitIntoClient
+  ///
+  /// Inlined into the proxy's method, like the hook-free path: an `async` function of its own
+  /// would cost the call a frame (a task allocation and a hop back to the caller's isolation), and
+  /// the forwardee's closure, called from here, would then be a frame of its own as well.
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) internal final func forwardAsync3<A0, A1, A2, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: Reifier<A0, A1, A2, Result>?, _ a0: A0, _ a1: A1, _ a2: A2,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
     to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2) async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
-    let chain = AsyncForwardingChain.chain(into: identityBits, type: typeIdentityBits)
+    let chain = asyncChain()
     if chain.loops {
       reportCycle(method.selector)
       return try await fallback()
@@ -1283,13 +1299,17 @@ extension DelegateProxy {
   /// A hooked or linked `async` call of a method of 4 arguments: before hooks, the forwardee,
   /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
   /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
-  @_alwaysEmitIntoClient
+  ///
+  /// Inlined into the proxy's method, like the hook-free path: an `async` function of its own
+  /// would cost the call a frame (a task allocation and a hop back to the caller's isolation), and
+  /// the forwardee's closure, called from here, would then be a frame of its own as well.
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) internal final func forwardAsync4<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: Reifier<A0, A1, A2, A3, Result>?, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
     to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3) async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
-    let chain = AsyncForwardingChain.chain(into: identityBits, type: typeIdentityBits)
+    let chain = asyncChain()
     if chain.loops {
       reportCycle(method.selector)
       return try await fallback()
@@ -1572,14 +1592,18 @@ extension DelegateProxy {
   /// A hooked or linked `async` call of a method of 5 arguments: before hooks, the forwardee,
   /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
   /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
-  @_alwaysEmitIntoClient
+  ///
+  /// Inlined into the proxy's method, like the hook-free path: an `async` function of its own
+  /// would cost the call a frame (a task allocation and a hop back to the caller's isolation), and
+  /// the forwardee's closure, called from here, would then be a frame of its own as well.
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) internal final func forwardAsync5<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: Reifier<A0, A1, A2, A3, A4, Result>?, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     _ a4: A4,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
     to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4) async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
-    let chain = AsyncForwardingChain.chain(into: identityBits, type: typeIdentityBits)
+    let chain = asyncChain()
     if chain.loops {
       reportCycle(method.selector)
       return try await fallback()
@@ -1869,14 +1893,18 @@ extension DelegateProxy {
   /// A hooked or linked `async` call of a method of 6 arguments: before hooks, the forwardee,
   /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
   /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
-  @_alwaysEmitIntoClient
+  ///
+  /// Inlined into the proxy's method, like the hook-free path: an `async` function of its own
+  /// would cost the call a frame (a task allocation and a hop back to the caller's isolation), and
+  /// the forwardee's closure, called from here, would then be a frame of its own as well.
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) internal final func forwardAsync6<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: Reifier<A0, A1, A2, A3, A4, A5, Result>?, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     _ a4: A4, _ a5: A5,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
     to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4, A5) async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
-    let chain = AsyncForwardingChain.chain(into: identityBits, type: typeIdentityBits)
+    let chain = asyncChain()
     if chain.loops {
       reportCycle(method.selector)
       return try await fallback()

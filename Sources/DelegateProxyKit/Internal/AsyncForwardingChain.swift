@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The re-entrancy guard of `async` forwarding: the proxies that are forwarding the current task's
 /// call to another proxy, as a task-local list.
 ///
@@ -56,5 +58,20 @@ internal enum AsyncForwardingChain {
       link = current.next
     }
     return (false, sameType, top?.depth ?? 0)
+  }
+}
+
+extension DelegateProxyBase {
+  /// What the current task's chain says about a call entering this proxy: whether it went round a
+  /// loop, and whether a proxy of this type already ran its hooks further out.
+  ///
+  /// Only a proxy that forwards to a proxy pushes a link, so for a proxy that no proxy has ever had
+  /// as its forwardee (``isLinkTarget``) the answer is known without reading the task-local value,
+  /// which costs a call into the runtime on every hooked `async` call.
+  @inlinable @inline(__always)
+  internal final func asyncChain() -> (loops: Bool, sameType: Bool) {
+    guard isLinkTarget.load(ordering: .relaxed) else { return (false, false) }
+    let chain = AsyncForwardingChain.chain(into: identityBits, type: typeIdentityBits)
+    return (chain.loops, chain.sameType)
   }
 }

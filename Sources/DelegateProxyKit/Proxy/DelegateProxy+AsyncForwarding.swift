@@ -219,7 +219,7 @@ extension DelegateProxy {
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
     to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
-    let chain = AsyncForwardingChain.chain(into: identityBits, type: typeIdentityBits)
+    let chain = asyncChain()
     if chain.loops {
       reportCycle(method.selector)
       return try await fallback()

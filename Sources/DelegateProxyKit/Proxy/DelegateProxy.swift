@@ -102,6 +102,9 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
   internal final func storeForwardee(_ newValue: Delegate?) -> (link: UInt, replaced: (Delegate?, AnyObject?)) {
     let replaced = (proxyForwardee, retainedForwardeeObject)
     if let newValue, let proxy = (newValue as AnyObject) as? DelegateProxyBase {
+      // Before the link is published (below, or under a `SendableDelegateProxy`'s lock), so a
+      // call that comes in through it sees the flag.
+      proxy.isLinkTarget.store(true, ordering: .relaxed)
       proxyForwardee = newValue
       _ = weakForwardeeReference.store(nil)
       retainedForwardeeObject = nil

@@ -35,6 +35,10 @@ open class DelegateProxyBase: NSObject {
   /// atomic so the hot path reads it through a `let` (no dynamic exclusivity check); it is written
   /// only when the forwardee of a plain proxy changes, from the proxy's own isolation.
   @usableFromInline internal let forwardeeProxyLink = Atomic<UInt>(0)
+  /// Whether a proxy has ever had this proxy as its forwardee. Until one has, no thread's
+  /// forwarding path holds an entry that forwards here, so a hooked call skips reading it. Never
+  /// reset: a call may still be on its way in from a link that was just changed.
+  @usableFromInline internal let isLinkTarget = Atomic<Bool>(false)
 
   /// Creates a proxy with no hooks.
   public override init() {
