@@ -12,11 +12,13 @@ extension DelegateProxy {
   /// - Parameters:
   ///   - method: The method's declaration in the proxy's table.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward(
     _ method: @autoclosure () -> AsyncDelegateMethod<Void>,
-    to call: nonisolated(nonsending) @escaping (Delegate) async -> Void
+    to call: nonisolated(nonsending) @escaping (Delegate) async -> Void, function: StaticString = #function
   ) async {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -43,12 +45,14 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<Result>, orElse fallback: @autoclosure () -> Result,
-    to call: nonisolated(nonsending) @escaping (Delegate) async -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate) async -> Result, function: StaticString = #function
   ) async -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -75,12 +79,14 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<Result>, orElseForwardingTo defaults: Delegate,
-    to call: nonisolated(nonsending) @escaping (Delegate) async -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate) async -> Result, function: StaticString = #function
   ) async -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -106,12 +112,15 @@ extension DelegateProxy {
   /// - Parameters:
   ///   - method: The method's declaration in the proxy's table.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<Void, Failure>,
-    to call: nonisolated(nonsending) @escaping (Delegate) async throws(Failure) -> Void
+    to call: nonisolated(nonsending) @escaping (Delegate) async throws(Failure) -> Void,
+    function: StaticString = #function
   ) async throws(Failure) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -138,14 +147,17 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<Result, Failure>,
     orElse fallback: @autoclosure () -> Result,
-    to call: nonisolated(nonsending) @escaping (Delegate) async throws(Failure) -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate) async throws(Failure) -> Result,
+    function: StaticString = #function
   ) async throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -172,13 +184,16 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<Result, Failure>, orElseForwardingTo defaults: Delegate,
-    to call: nonisolated(nonsending) @escaping (Delegate) async throws(Failure) -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate) async throws(Failure) -> Result,
+    function: StaticString = #function
   ) async throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -266,11 +281,13 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - a0: Argument 0 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, Void>, _ a0: A0,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0) async -> Void
+    to call: nonisolated(nonsending) @escaping (Delegate, A0) async -> Void, function: StaticString = #function
   ) async {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -298,12 +315,14 @@ extension DelegateProxy {
   ///   - a0: Argument 0 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, Result>, _ a0: A0, orElse fallback: @autoclosure () -> Result,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0) async -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0) async -> Result, function: StaticString = #function
   ) async -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -331,12 +350,14 @@ extension DelegateProxy {
   ///   - a0: Argument 0 of the call.
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, Result>, _ a0: A0, orElseForwardingTo defaults: Delegate,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0) async -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0) async -> Result, function: StaticString = #function
   ) async -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -363,12 +384,15 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - a0: Argument 0 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, Void, Failure>, _ a0: A0,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0) async throws(Failure) -> Void
+    to call: nonisolated(nonsending) @escaping (Delegate, A0) async throws(Failure) -> Void,
+    function: StaticString = #function
   ) async throws(Failure) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -396,14 +420,17 @@ extension DelegateProxy {
   ///   - a0: Argument 0 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, Result, Failure>, _ a0: A0,
     orElse fallback: @autoclosure () -> Result,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0) async throws(Failure) -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0) async throws(Failure) -> Result,
+    function: StaticString = #function
   ) async throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -432,14 +459,17 @@ extension DelegateProxy {
   ///   - a0: Argument 0 of the call.
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, Result, Failure>, _ a0: A0,
     orElseForwardingTo defaults: Delegate,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0) async throws(Failure) -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0) async throws(Failure) -> Result,
+    function: StaticString = #function
   ) async throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -529,11 +559,13 @@ extension DelegateProxy {
   ///   - a0: Argument 0 of the call.
   ///   - a1: Argument 1 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, Void>, _ a0: A0, _ a1: A1,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1) async -> Void
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1) async -> Void, function: StaticString = #function
   ) async {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -562,13 +594,15 @@ extension DelegateProxy {
   ///   - a1: Argument 1 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, Result>, _ a0: A0, _ a1: A1,
     orElse fallback: @autoclosure () -> Result,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1) async -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1) async -> Result, function: StaticString = #function
   ) async -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -597,13 +631,15 @@ extension DelegateProxy {
   ///   - a1: Argument 1 of the call.
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, Result>, _ a0: A0, _ a1: A1,
     orElseForwardingTo defaults: Delegate,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1) async -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1) async -> Result, function: StaticString = #function
   ) async -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -631,12 +667,15 @@ extension DelegateProxy {
   ///   - a0: Argument 0 of the call.
   ///   - a1: Argument 1 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, Void, Failure>, _ a0: A0, _ a1: A1,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1) async throws(Failure) -> Void
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1) async throws(Failure) -> Void,
+    function: StaticString = #function
   ) async throws(Failure) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -665,14 +704,17 @@ extension DelegateProxy {
   ///   - a1: Argument 1 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, Result, Failure>, _ a0: A0, _ a1: A1,
     orElse fallback: @autoclosure () -> Result,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1) async throws(Failure) -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1) async throws(Failure) -> Result,
+    function: StaticString = #function
   ) async throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -702,14 +744,17 @@ extension DelegateProxy {
   ///   - a1: Argument 1 of the call.
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, Result, Failure>, _ a0: A0, _ a1: A1,
     orElseForwardingTo defaults: Delegate,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1) async throws(Failure) -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1) async throws(Failure) -> Result,
+    function: StaticString = #function
   ) async throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -801,11 +846,13 @@ extension DelegateProxy {
   ///   - a1: Argument 1 of the call.
   ///   - a2: Argument 2 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, Void>, _ a0: A0, _ a1: A1, _ a2: A2,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2) async -> Void
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2) async -> Void, function: StaticString = #function
   ) async {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -835,13 +882,16 @@ extension DelegateProxy {
   ///   - a2: Argument 2 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, Result>, _ a0: A0, _ a1: A1, _ a2: A2,
     orElse fallback: @autoclosure () -> Result,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2) async -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2) async -> Result,
+    function: StaticString = #function
   ) async -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -871,13 +921,16 @@ extension DelegateProxy {
   ///   - a2: Argument 2 of the call.
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, Result>, _ a0: A0, _ a1: A1, _ a2: A2,
     orElseForwardingTo defaults: Delegate,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2) async -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2) async -> Result,
+    function: StaticString = #function
   ) async -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -907,12 +960,15 @@ extension DelegateProxy {
   ///   - a1: Argument 1 of the call.
   ///   - a2: Argument 2 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, Void, Failure>, _ a0: A0, _ a1: A1, _ a2: A2,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2) async throws(Failure) -> Void
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2) async throws(Failure) -> Void,
+    function: StaticString = #function
   ) async throws(Failure) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -943,14 +999,17 @@ extension DelegateProxy {
   ///   - a2: Argument 2 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2,
     orElse fallback: @autoclosure () -> Result,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2) async throws(Failure) -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2) async throws(Failure) -> Result,
+    function: StaticString = #function
   ) async throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -981,14 +1040,17 @@ extension DelegateProxy {
   ///   - a2: Argument 2 of the call.
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2,
     orElseForwardingTo defaults: Delegate,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2) async throws(Failure) -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2) async throws(Failure) -> Result,
+    function: StaticString = #function
   ) async throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1081,11 +1143,14 @@ extension DelegateProxy {
   ///   - a2: Argument 2 of the call.
   ///   - a3: Argument 3 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, Void>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3) async -> Void
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3) async -> Void,
+    function: StaticString = #function
   ) async {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1116,13 +1181,16 @@ extension DelegateProxy {
   ///   - a3: Argument 3 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, Result>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     orElse fallback: @autoclosure () -> Result,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3) async -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3) async -> Result,
+    function: StaticString = #function
   ) async -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1153,13 +1221,16 @@ extension DelegateProxy {
   ///   - a3: Argument 3 of the call.
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, Result>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     orElseForwardingTo defaults: Delegate,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3) async -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3) async -> Result,
+    function: StaticString = #function
   ) async -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1190,13 +1261,16 @@ extension DelegateProxy {
   ///   - a2: Argument 2 of the call.
   ///   - a3: Argument 3 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, Void, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3) async throws(Failure) -> Void
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3) async throws(Failure) -> Void,
+    function: StaticString = #function
   ) async throws(Failure) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1228,14 +1302,17 @@ extension DelegateProxy {
   ///   - a3: Argument 3 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, orElse fallback: @autoclosure () -> Result,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3) async throws(Failure) -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3) async throws(Failure) -> Result,
+    function: StaticString = #function
   ) async throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1267,14 +1344,17 @@ extension DelegateProxy {
   ///   - a3: Argument 3 of the call.
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, orElseForwardingTo defaults: Delegate,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3) async throws(Failure) -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3) async throws(Failure) -> Result,
+    function: StaticString = #function
   ) async throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1368,12 +1448,15 @@ extension DelegateProxy {
   ///   - a3: Argument 3 of the call.
   ///   - a4: Argument 4 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, A4, Void>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     _ a4: A4,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4) async -> Void
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4) async -> Void,
+    function: StaticString = #function
   ) async {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1405,13 +1488,16 @@ extension DelegateProxy {
   ///   - a4: Argument 4 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>, _ a0: A0, _ a1: A1, _ a2: A2,
     _ a3: A3, _ a4: A4, orElse fallback: @autoclosure () -> Result,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4) async -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4) async -> Result,
+    function: StaticString = #function
   ) async -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1443,13 +1529,16 @@ extension DelegateProxy {
   ///   - a4: Argument 4 of the call.
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>, _ a0: A0, _ a1: A1, _ a2: A2,
     _ a3: A3, _ a4: A4, orElseForwardingTo defaults: Delegate,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4) async -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4) async -> Result,
+    function: StaticString = #function
   ) async -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1481,13 +1570,16 @@ extension DelegateProxy {
   ///   - a3: Argument 3 of the call.
   ///   - a4: Argument 4 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Void, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, _ a4: A4,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4) async throws(Failure) -> Void
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4) async throws(Failure) -> Void,
+    function: StaticString = #function
   ) async throws(Failure) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1520,14 +1612,17 @@ extension DelegateProxy {
   ///   - a4: Argument 4 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, _ a4: A4, orElse fallback: @autoclosure () -> Result,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4) async throws(Failure) -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4) async throws(Failure) -> Result,
+    function: StaticString = #function
   ) async throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1560,14 +1655,17 @@ extension DelegateProxy {
   ///   - a4: Argument 4 of the call.
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, _ a4: A4, orElseForwardingTo defaults: Delegate,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4) async throws(Failure) -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4) async throws(Failure) -> Result,
+    function: StaticString = #function
   ) async throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1663,12 +1761,15 @@ extension DelegateProxy {
   ///   - a4: Argument 4 of the call.
   ///   - a5: Argument 5 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, A5>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Void>, _ a0: A0, _ a1: A1, _ a2: A2,
     _ a3: A3, _ a4: A4, _ a5: A5,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4, A5) async -> Void
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4, A5) async -> Void,
+    function: StaticString = #function
   ) async {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1701,13 +1802,16 @@ extension DelegateProxy {
   ///   - a5: Argument 5 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, A5, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>, _ a0: A0, _ a1: A1, _ a2: A2,
     _ a3: A3, _ a4: A4, _ a5: A5, orElse fallback: @autoclosure () -> Result,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4, A5) async -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4, A5) async -> Result,
+    function: StaticString = #function
   ) async -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1740,13 +1844,16 @@ extension DelegateProxy {
   ///   - a5: Argument 5 of the call.
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, A5, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>, _ a0: A0, _ a1: A1, _ a2: A2,
     _ a3: A3, _ a4: A4, _ a5: A5, orElseForwardingTo defaults: Delegate,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4, A5) async -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4, A5) async -> Result,
+    function: StaticString = #function
   ) async -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1780,13 +1887,16 @@ extension DelegateProxy {
   ///   - a4: Argument 4 of the call.
   ///   - a5: Argument 5 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, A5, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Void, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4, A5) async throws(Failure) -> Void
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4, A5) async throws(Failure) -> Void,
+    function: StaticString = #function
   ) async throws(Failure) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1820,14 +1930,17 @@ extension DelegateProxy {
   ///   - a5: Argument 5 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>, _ a0: A0,
     _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5, orElse fallback: @autoclosure () -> Result,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4, A5) async throws(Failure) -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4, A5) async throws(Failure) -> Result,
+    function: StaticString = #function
   ) async throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1861,14 +1974,17 @@ extension DelegateProxy {
   ///   - a5: Argument 5 of the call.
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>, _ a0: A0,
     _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5, orElseForwardingTo defaults: Delegate,
-    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4, A5) async throws(Failure) -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, A0, A1, A2, A3, A4, A5) async throws(Failure) -> Result,
+    function: StaticString = #function
   ) async throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)

@@ -12,10 +12,13 @@ extension DelegateProxy {
   /// - Parameters:
   ///   - method: The method's declaration in the proxy's table.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward(
-    _ method: @autoclosure () -> DelegateMethod<Void>, to call: (Delegate) -> Void
+    _ method: @autoclosure () -> DelegateMethod<Void>, to call: (Delegate) -> Void,
+    function: StaticString = #function
   ) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -45,12 +48,15 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<Result>(
     _ method: @autoclosure () -> DelegateMethod<Result>, orElse fallback: @autoclosure () -> Result,
-    to call: (Delegate) -> Result
+    to call: (Delegate) -> Result,
+    function: StaticString = #function
   ) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -79,11 +85,14 @@ extension DelegateProxy {
   /// - Parameters:
   ///   - method: The method's declaration in the proxy's table.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<Failure: Error>(
-    _ method: @autoclosure () -> ThrowingDelegateMethod<Void, Failure>, to call: (Delegate) throws(Failure) -> Void
+    _ method: @autoclosure () -> ThrowingDelegateMethod<Void, Failure>, to call: (Delegate) throws(Failure) -> Void,
+    function: StaticString = #function
   ) throws(Failure) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -113,13 +122,16 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<Result, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<Result, Failure>,
-    orElse fallback: @autoclosure () throws(Failure) -> Result, to call: (Delegate) throws(Failure) -> Result
+    orElse fallback: @autoclosure () throws(Failure) -> Result, to call: (Delegate) throws(Failure) -> Result,
+    function: StaticString = #function
   ) throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -273,10 +285,13 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - a0: Argument 0 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0>(
-    _ method: @autoclosure () -> DelegateMethod<A0, Void>, _ a0: A0, to call: (Delegate, A0) -> Void
+    _ method: @autoclosure () -> DelegateMethod<A0, Void>, _ a0: A0, to call: (Delegate, A0) -> Void,
+    function: StaticString = #function
   ) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -307,12 +322,15 @@ extension DelegateProxy {
   ///   - a0: Argument 0 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, Result>(
     _ method: @autoclosure () -> DelegateMethod<A0, Result>, _ a0: A0, orElse fallback: @autoclosure () -> Result,
-    to call: (Delegate, A0) -> Result
+    to call: (Delegate, A0) -> Result,
+    function: StaticString = #function
   ) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -342,12 +360,15 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - a0: Argument 0 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, Void, Failure>, _ a0: A0,
-    to call: (Delegate, A0) throws(Failure) -> Void
+    to call: (Delegate, A0) throws(Failure) -> Void,
+    function: StaticString = #function
   ) throws(Failure) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -378,13 +399,16 @@ extension DelegateProxy {
   ///   - a0: Argument 0 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, Result, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, Result, Failure>, _ a0: A0,
-    orElse fallback: @autoclosure () throws(Failure) -> Result, to call: (Delegate, A0) throws(Failure) -> Result
+    orElse fallback: @autoclosure () throws(Failure) -> Result, to call: (Delegate, A0) throws(Failure) -> Result,
+    function: StaticString = #function
   ) throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -539,10 +563,13 @@ extension DelegateProxy {
   ///   - a0: Argument 0 of the call.
   ///   - a1: Argument 1 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1>(
-    _ method: @autoclosure () -> DelegateMethod<A0, A1, Void>, _ a0: A0, _ a1: A1, to call: (Delegate, A0, A1) -> Void
+    _ method: @autoclosure () -> DelegateMethod<A0, A1, Void>, _ a0: A0, _ a1: A1, to call: (Delegate, A0, A1) -> Void,
+    function: StaticString = #function
   ) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -574,12 +601,15 @@ extension DelegateProxy {
   ///   - a1: Argument 1 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, Result>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, Result>, _ a0: A0, _ a1: A1,
-    orElse fallback: @autoclosure () -> Result, to call: (Delegate, A0, A1) -> Result
+    orElse fallback: @autoclosure () -> Result, to call: (Delegate, A0, A1) -> Result,
+    function: StaticString = #function
   ) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -610,12 +640,15 @@ extension DelegateProxy {
   ///   - a0: Argument 0 of the call.
   ///   - a1: Argument 1 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, Void, Failure>, _ a0: A0, _ a1: A1,
-    to call: (Delegate, A0, A1) throws(Failure) -> Void
+    to call: (Delegate, A0, A1) throws(Failure) -> Void,
+    function: StaticString = #function
   ) throws(Failure) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -647,13 +680,16 @@ extension DelegateProxy {
   ///   - a1: Argument 1 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, Result, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, Result, Failure>, _ a0: A0, _ a1: A1,
-    orElse fallback: @autoclosure () throws(Failure) -> Result, to call: (Delegate, A0, A1) throws(Failure) -> Result
+    orElse fallback: @autoclosure () throws(Failure) -> Result, to call: (Delegate, A0, A1) throws(Failure) -> Result,
+    function: StaticString = #function
   ) throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -811,11 +847,14 @@ extension DelegateProxy {
   ///   - a1: Argument 1 of the call.
   ///   - a2: Argument 2 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, A2, Void>, _ a0: A0, _ a1: A1, _ a2: A2,
-    to call: (Delegate, A0, A1, A2) -> Void
+    to call: (Delegate, A0, A1, A2) -> Void,
+    function: StaticString = #function
   ) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -848,12 +887,15 @@ extension DelegateProxy {
   ///   - a2: Argument 2 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, Result>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, A2, Result>, _ a0: A0, _ a1: A1, _ a2: A2,
-    orElse fallback: @autoclosure () -> Result, to call: (Delegate, A0, A1, A2) -> Result
+    orElse fallback: @autoclosure () -> Result, to call: (Delegate, A0, A1, A2) -> Result,
+    function: StaticString = #function
   ) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -885,12 +927,15 @@ extension DelegateProxy {
   ///   - a1: Argument 1 of the call.
   ///   - a2: Argument 2 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, A2, Void, Failure>, _ a0: A0, _ a1: A1, _ a2: A2,
-    to call: (Delegate, A0, A1, A2) throws(Failure) -> Void
+    to call: (Delegate, A0, A1, A2) throws(Failure) -> Void,
+    function: StaticString = #function
   ) throws(Failure) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -923,14 +968,17 @@ extension DelegateProxy {
   ///   - a2: Argument 2 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, Result, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, A2, Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2,
     orElse fallback: @autoclosure () throws(Failure) -> Result,
-    to call: (Delegate, A0, A1, A2) throws(Failure) -> Result
+    to call: (Delegate, A0, A1, A2) throws(Failure) -> Result,
+    function: StaticString = #function
   ) throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1088,11 +1136,14 @@ extension DelegateProxy {
   ///   - a2: Argument 2 of the call.
   ///   - a3: Argument 3 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, A2, A3, Void>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
-    to call: (Delegate, A0, A1, A2, A3) -> Void
+    to call: (Delegate, A0, A1, A2, A3) -> Void,
+    function: StaticString = #function
   ) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1126,12 +1177,15 @@ extension DelegateProxy {
   ///   - a3: Argument 3 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, Result>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, A2, A3, Result>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
-    orElse fallback: @autoclosure () -> Result, to call: (Delegate, A0, A1, A2, A3) -> Result
+    orElse fallback: @autoclosure () -> Result, to call: (Delegate, A0, A1, A2, A3) -> Result,
+    function: StaticString = #function
   ) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1164,12 +1218,15 @@ extension DelegateProxy {
   ///   - a2: Argument 2 of the call.
   ///   - a3: Argument 3 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, A2, A3, Void, Failure>, _ a0: A0, _ a1: A1, _ a2: A2,
-    _ a3: A3, to call: (Delegate, A0, A1, A2, A3) throws(Failure) -> Void
+    _ a3: A3, to call: (Delegate, A0, A1, A2, A3) throws(Failure) -> Void,
+    function: StaticString = #function
   ) throws(Failure) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1203,14 +1260,17 @@ extension DelegateProxy {
   ///   - a3: Argument 3 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2,
     _ a3: A3, orElse fallback: @autoclosure () throws(Failure) -> Result,
-    to call: (Delegate, A0, A1, A2, A3) throws(Failure) -> Result
+    to call: (Delegate, A0, A1, A2, A3) throws(Failure) -> Result,
+    function: StaticString = #function
   ) throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1375,11 +1435,14 @@ extension DelegateProxy {
   ///   - a3: Argument 3 of the call.
   ///   - a4: Argument 4 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, A4>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, A2, A3, A4, Void>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
-    _ a4: A4, to call: (Delegate, A0, A1, A2, A3, A4) -> Void
+    _ a4: A4, to call: (Delegate, A0, A1, A2, A3, A4) -> Void,
+    function: StaticString = #function
   ) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1414,12 +1477,15 @@ extension DelegateProxy {
   ///   - a4: Argument 4 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, A4, Result>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, A2, A3, A4, Result>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
-    _ a4: A4, orElse fallback: @autoclosure () -> Result, to call: (Delegate, A0, A1, A2, A3, A4) -> Result
+    _ a4: A4, orElse fallback: @autoclosure () -> Result, to call: (Delegate, A0, A1, A2, A3, A4) -> Result,
+    function: StaticString = #function
   ) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1453,12 +1519,15 @@ extension DelegateProxy {
   ///   - a3: Argument 3 of the call.
   ///   - a4: Argument 4 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, A4, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, A2, A3, A4, Void, Failure>, _ a0: A0, _ a1: A1,
-    _ a2: A2, _ a3: A3, _ a4: A4, to call: (Delegate, A0, A1, A2, A3, A4) throws(Failure) -> Void
+    _ a2: A2, _ a3: A3, _ a4: A4, to call: (Delegate, A0, A1, A2, A3, A4) throws(Failure) -> Void,
+    function: StaticString = #function
   ) throws(Failure) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1494,14 +1563,17 @@ extension DelegateProxy {
   ///   - a4: Argument 4 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, _ a4: A4, orElse fallback: @autoclosure () throws(Failure) -> Result,
-    to call: (Delegate, A0, A1, A2, A3, A4) throws(Failure) -> Result
+    to call: (Delegate, A0, A1, A2, A3, A4) throws(Failure) -> Result,
+    function: StaticString = #function
   ) throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1669,11 +1741,14 @@ extension DelegateProxy {
   ///   - a4: Argument 4 of the call.
   ///   - a5: Argument 5 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, A4, A5>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, A2, A3, A4, A5, Void>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
-    _ a4: A4, _ a5: A5, to call: (Delegate, A0, A1, A2, A3, A4, A5) -> Void
+    _ a4: A4, _ a5: A5, to call: (Delegate, A0, A1, A2, A3, A4, A5) -> Void,
+    function: StaticString = #function
   ) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1709,13 +1784,16 @@ extension DelegateProxy {
   ///   - a5: Argument 5 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, A4, A5, Result>(
     _ method: @autoclosure () -> DelegateMethod<A0, A1, A2, A3, A4, A5, Result>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     _ a4: A4, _ a5: A5, orElse fallback: @autoclosure () -> Result,
-    to call: (Delegate, A0, A1, A2, A3, A4, A5) -> Result
+    to call: (Delegate, A0, A1, A2, A3, A4, A5) -> Result,
+    function: StaticString = #function
   ) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1750,12 +1828,15 @@ extension DelegateProxy {
   ///   - a4: Argument 4 of the call.
   ///   - a5: Argument 5 of the call.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, A4, A5, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Void, Failure>, _ a0: A0, _ a1: A1,
-    _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5, to call: (Delegate, A0, A1, A2, A3, A4, A5) throws(Failure) -> Void
+    _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5, to call: (Delegate, A0, A1, A2, A3, A4, A5) throws(Failure) -> Void,
+    function: StaticString = #function
   ) throws(Failure) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -1792,14 +1873,17 @@ extension DelegateProxy {
   ///   - a5: Argument 5 of the call.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in (checked in debug builds).
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @_alwaysEmitIntoClient @inline(__always)
   public final func forward<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>, _ a0: A0, _ a1: A1,
     _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5, orElse fallback: @autoclosure () throws(Failure) -> Result,
-    to call: (Delegate, A0, A1, A2, A3, A4, A5) throws(Failure) -> Result
+    to call: (Delegate, A0, A1, A2, A3, A4, A5) throws(Failure) -> Result,
+    function: StaticString = #function
   ) throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)

@@ -21,12 +21,15 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - arguments: The method's arguments.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in. Debug builds check
+  ///     that `method` is that method's entry, so a forward through another entry stops there.
   @inlinable @inline(__always)
   nonisolated(nonsending) public final func forward<each Argument>(
     _ method: @autoclosure () -> AsyncDelegateMethod<repeat each Argument, Void>, _ arguments: repeat each Argument,
-    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async -> Void
+    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async -> Void,
+    function: StaticString = #function
   ) async {
-    await forward(method(), repeat each arguments, orElse: (), to: call)
+    await forward(method(), repeat each arguments, orElse: (), to: call, function: function)
   }
 
   /// Forwards a call of an `async` method that returns a value; awaits the forwardee.
@@ -36,13 +39,17 @@ extension DelegateProxy {
   ///   - arguments: The method's arguments.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in. Debug builds check
+  ///     that `method` is that method's entry, so a forward through another entry stops there.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   @inlinable @inline(__always)
   nonisolated(nonsending) public final func forward<each Argument, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<repeat each Argument, Result>, _ arguments: repeat each Argument,
     orElse fallback: @autoclosure () -> Result,
-    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async -> Result,
+    function: StaticString = #function
   ) async -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -81,13 +88,17 @@ extension DelegateProxy {
   ///   - arguments: The method's arguments.
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in. Debug builds check
+  ///     that `method` is that method's entry, so a forward through another entry stops there.
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   @inlinable @inline(__always)
   nonisolated(nonsending) public final func forward<each Argument, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<repeat each Argument, Result>, _ arguments: repeat each Argument,
     orElseForwardingTo defaults: Delegate,
-    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async -> Result,
+    function: StaticString = #function
   ) async -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -117,14 +128,17 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - arguments: The method's arguments.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in. Debug builds check
+  ///     that `method` is that method's entry, so a forward through another entry stops there.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @inlinable @inline(__always)
   nonisolated(nonsending) public final func forward<each Argument, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<repeat each Argument, Void, Failure>,
     _ arguments: repeat each Argument,
-    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Void
+    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Void,
+    function: StaticString = #function
   ) async throws(Failure) {
-    try await forward(method(), repeat each arguments, orElse: (), to: call)
+    try await forward(method(), repeat each arguments, orElse: (), to: call, function: function)
   }
 
   /// Forwards a call of an `async throws` method that returns a value; awaits the forwardee and
@@ -142,6 +156,8 @@ extension DelegateProxy {
   ///   - arguments: The method's arguments.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in. Debug builds check
+  ///     that `method` is that method's entry, so a forward through another entry stops there.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @inlinable @inline(__always)
@@ -149,8 +165,10 @@ extension DelegateProxy {
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>,
     _ arguments: repeat each Argument,
     orElse fallback: @autoclosure () -> Result,
-    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result,
+    function: StaticString = #function
   ) async throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)
@@ -180,6 +198,8 @@ extension DelegateProxy {
   ///   - arguments: The method's arguments.
   ///   - defaults: What answers when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in. Debug builds check
+  ///     that `method` is that method's entry, so a forward through another entry stops there.
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; what an instead hook threw; or, without a
   ///   forwardee, what `defaults` threw.
@@ -187,8 +207,10 @@ extension DelegateProxy {
   nonisolated(nonsending) public final func forward<each Argument, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>,
     _ arguments: repeat each Argument, orElseForwardingTo defaults: Delegate,
-    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result
+    to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async throws(Failure) -> Result,
+    function: StaticString = #function
   ) async throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
       let link = forwardeeProxyLink.load(ordering: .relaxed)

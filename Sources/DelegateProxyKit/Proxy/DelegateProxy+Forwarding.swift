@@ -19,11 +19,15 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table: `Self.methods.didSelectRow`.
   ///   - arguments: The method's arguments.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in. Debug builds check
+  ///     that `method` is that method's entry, so a forward through another entry stops there.
   @inlinable @inline(__always)
   public final func forward<each Argument>(
     _ method: @autoclosure () -> DelegateMethod<repeat each Argument, Void>, _ arguments: repeat each Argument,
-    to call: (Delegate, repeat each Argument) -> Void
+    to call: (Delegate, repeat each Argument) -> Void,
+    function: StaticString = #function
   ) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     // The hook-free path unless this very method is hooked (a bit in the mask): other methods
     // of a hooked proxy stay as cheap as on a proxy with no hooks.
     let hooked = hookedMethods
@@ -62,12 +66,16 @@ extension DelegateProxy {
   ///   - fallback: What the host gets when there is no forwardee: what it would use with no
   ///     delegate at all (`nil` for an `Optional` result that means "use the default").
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in. Debug builds check
+  ///     that `method` is that method's entry, so a forward through another entry stops there.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   @inlinable @inline(__always)
   public final func forward<each Argument, Result>(
     _ method: @autoclosure () -> DelegateMethod<repeat each Argument, Result>, _ arguments: repeat each Argument,
-    orElse fallback: @autoclosure () -> Result, to call: (Delegate, repeat each Argument) -> Result
+    orElse fallback: @autoclosure () -> Result, to call: (Delegate, repeat each Argument) -> Result,
+    function: StaticString = #function
   ) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     // The hook-free path is spelled out rather than shared: a call through a helper makes the
     // compiler copy (retain) class and struct arguments on every call.
     // The hook-free path unless this very method is hooked (a bit in the mask): other methods
@@ -109,12 +117,16 @@ extension DelegateProxy {
   ///   - method: The method's declaration in the proxy's table.
   ///   - arguments: The method's arguments.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in. Debug builds check
+  ///     that `method` is that method's entry, so a forward through another entry stops there.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @inlinable @inline(__always)
   public final func forward<each Argument, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<repeat each Argument, Void, Failure>,
-    _ arguments: repeat each Argument, to call: (Delegate, repeat each Argument) throws(Failure) -> Void
+    _ arguments: repeat each Argument, to call: (Delegate, repeat each Argument) throws(Failure) -> Void,
+    function: StaticString = #function
   ) throws(Failure) {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     // The hook-free path unless this very method is hooked (a bit in the mask): other methods
     // of a hooked proxy stay as cheap as on a proxy with no hooks.
     let hooked = hookedMethods
@@ -157,14 +169,18 @@ extension DelegateProxy {
   ///   - arguments: The method's arguments.
   ///   - fallback: What the host gets when there is no forwardee.
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
+  ///   - function: Leave it out: the name of the method the call is written in. Debug builds check
+  ///     that `method` is that method's entry, so a forward through another entry stops there.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
   @inlinable @inline(__always)
   public final func forward<each Argument, Result, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<repeat each Argument, Result, Failure>,
     _ arguments: repeat each Argument, orElse fallback: @autoclosure () throws(Failure) -> Result,
-    to call: (Delegate, repeat each Argument) throws(Failure) -> Result
+    to call: (Delegate, repeat each Argument) throws(Failure) -> Result,
+    function: StaticString = #function
   ) throws(Failure) -> Result {
+    assert(forwardsThroughItsOwnEntry(method().selector, function))
     // The hook-free path unless this very method is hooked (a bit in the mask): other methods
     // of a hooked proxy stay as cheap as on a proxy with no hooks.
     let hooked = hookedMethods
