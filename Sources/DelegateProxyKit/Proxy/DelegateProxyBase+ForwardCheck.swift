@@ -6,8 +6,10 @@ extension DelegateProxyBase {
   /// it does not.
   ///
   /// Only `assert` calls it, from every public `forward`, so it costs nothing in release builds.
+  /// It also records the forward for a running ``ForwardingAudit``.
   @usableFromInline
   internal func forwardsThroughItsOwnEntry(_ selector: String, _ function: StaticString) -> Bool {
+    ForwardTrace.record(self, selector: selector)
     let function = function.description
     if selector == function { return true }
     if !function.contains("("), let first = function.first,
