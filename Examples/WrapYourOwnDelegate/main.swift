@@ -6,19 +6,12 @@
 
 import DelegateProxyKit
 
-// MARK: The protocol and its host (your code, unchanged)
+// MARK: The host (your code, unchanged); the protocol is in DownloaderDelegateProxy.swift
 
 /// Why a downloaded file was refused.
 struct ChecksumMismatch: Error, CustomStringConvertible {
   let file: String
   var description: String { "checksum mismatch for \(file)" }
-}
-
-/// What a downloader tells its delegate, and what it asks it.
-protocol DownloaderDelegate: AnyObject {
-  func downloadDidFinish(_ file: String, bytes: Int)
-  func shouldRetry(_ file: String, attempt: Int) -> Bool
-  func verify(_ file: String, checksum: Int) throws -> Bool
 }
 
 /// A host that calls its delegate: it fails `failures` times, asking before each retry, then has
@@ -58,32 +51,7 @@ final class AppDelegate: DownloaderDelegate {
   }
 }
 
-// MARK: The proxy: the method table, weak storage, one line per method
-
-final class DownloaderDelegateProxy: DelegateProxy<any DownloaderDelegate>, TypedDelegateProxy {
-  // Each method is declared once: its argument types, its result type and its `#function` name.
-  // Hooks name methods by key path into this table, so a misspelled hook does not compile.
-  struct Methods: DelegateMethodTable {
-    let didFinish = DelegateMethod<String, Int, Void>("downloadDidFinish(_:bytes:)")
-    let shouldRetry = DelegateMethod<String, Int, Bool>("shouldRetry(_:attempt:)")
-    let verify = ThrowingDelegateMethod<String, Int, Bool, any Error>("verify(_:checksum:)")
-  }
-  static let methods = Methods()
-}
-
-extension DownloaderDelegateProxy: DownloaderDelegate {
-  func downloadDidFinish(_ file: String, bytes: Int) {
-    forward(Self.methods.didFinish, file, bytes) { $0.downloadDidFinish($1, bytes: $2) }
-  }
-  func shouldRetry(_ file: String, attempt: Int) -> Bool {
-    // `orElse`: what the downloader would get with no delegate at all (`nil ?? false`).
-    forward(Self.methods.shouldRetry, file, attempt, orElse: false) { $0.shouldRetry($1, attempt: $2) }
-  }
-  func verify(_ file: String, checksum: Int) throws -> Bool {
-    // The delegate's error reaches the downloader unchanged, hooks or not.
-    try forward(Self.methods.verify, file, checksum, orElse: true) { try $0.verify($1, checksum: $2) }
-  }
-}
+// The protocol and its proxy are in DownloaderDelegateProxy.swift.
 
 // MARK: Wiring
 

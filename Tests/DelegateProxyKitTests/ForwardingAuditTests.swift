@@ -120,6 +120,13 @@ func callEveryRequirement(_ delegate: any CrossingDelegate) {
       ]
       #expect(tiny.finish().filter { !($0 == .entryNeverReached(entry: $0.entry) && unused.contains($0.entry)) } == [])
 
+      // The WrapYourOwnDelegate example's proxy (Support/DownloaderDelegateProxy.swift links to it).
+      let example = ForwardingAudit(DownloaderDelegateProxy(), forwardingTo: DownloaderDelegateProxy())
+      example.delegate.downloadDidFinish("a", bytes: 1)
+      _ = example.delegate.shouldRetry("a", attempt: 1)
+      _ = try? example.delegate.verify("a", checksum: 1)
+      #expect(example.finish() == [])
+
       let wiring = ForwardingAudit(WiringProxy(), forwardingTo: WiringProxy())
       wiring.delegate.didSelect(1)
       wiring.delegate.title = "x"

@@ -1,0 +1,1 @@
+../../../Examples/WrapYourOwnDelegate/DownloaderDelegateProxy.swift
