@@ -1,5 +1,6 @@
 import DelegateProxyKit
 import DelegateProxyKitTestSupport
+import Synchronization
 import Testing
 
 @Suite struct DelegateSlotTests {
@@ -186,6 +187,31 @@ import Testing
     hostA.tap(2)
     #expect(countA.count == 1)
     #expect(delegate.log == ["one 1", "one 2"])
+  }
+
+  @Test func onlyAProxyThatAProxyForwardsToReadsTheChainThatLedToIt() {
+    let delegate = RecordingProbe()
+    let inner = ProbeDelegateProxy(forwardee: delegate)
+    let innerCount = Counter()
+    inner.hookAfter(\.one) { _ in innerCount.increment() }
+    inner.one(1)
+    #if DEBUG
+      #expect(inner.hooks.forwardingPathReads.load(ordering: .relaxed) == 0)
+    #endif
+    // Once a proxy of the same kind forwards to it, a call through that proxy finds it in the
+    // chain, and only the outer proxy counts the call.
+    let outer = ProbeDelegateProxy(forwardee: inner)
+    let outerCount = Counter()
+    outer.hookAfter(\.one) { _ in outerCount.increment() }
+    outer.one(2)
+    inner.one(3)
+    #expect(innerCount.count == 2)
+    #expect(outerCount.count == 1)
+    #expect(delegate.log == ["one 1", "one 2", "one 3"])
+    #if DEBUG
+      #expect(inner.hooks.forwardingPathReads.load(ordering: .relaxed) == 2)
+      #expect(outer.hooks.forwardingPathReads.load(ordering: .relaxed) == 0)
+    #endif
   }
 
   @Test func aDelegateThatCallsBackIntoItsHostIsNotMistakenForALoop() throws {

@@ -162,8 +162,8 @@ extension DelegateProxy {
     _ method: ProxyMethod, _ reifier: () -> Reifier<Result>?,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let path = ForwardingPath.current
-    switch planHookedCall(path, method: method) {
+    let (plan, path) = planHookedCall(method)
+    switch plan {
     case .stop:
       return try fallback()
     case .forward:
@@ -176,8 +176,8 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try callForwardee0(path, method.selector, orElse: fallback, to: call)
     }
-    if hooks.insteadCount > 0 || hooks.needsInvocation {
-      return try runHooked(hooks, path, method, reifier, orElse: fallback, to: call)
+    if hooks.needsPackPath {
+      return try runHooked(hooks, path ?? ForwardingPath.current, method, reifier, orElse: fallback, to: call)
     }
     #if DEBUG
       self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
@@ -225,14 +225,16 @@ extension DelegateProxy {
     // retains, of the entry or of the box.
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
-      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      guard entry.claim() else { continue }
-      if let arityBox = entry.arityBoxPointer {
-        Unmanaged<ArgumentsHook0>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body() }
-      } else {
-        entry.callPackArgumentsHook()
+      // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        if let arityBox = entry.arityBoxPointer {
+          Unmanaged<ArgumentsHook0>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body() }
+        } else {
+          entry.callPackArgumentsHook()
+        }
+        if entry.once { entry.retireIfOnce() }
       }
-      if entry.once { entry.retireIfOnce() }
     }
   }
 
@@ -243,36 +245,37 @@ extension DelegateProxy {
   ) {
     let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
     for index in entries.indices {
-      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      guard entry.claim() else { continue }
-      let arityBox = entry.arityBoxPointer
-      switch entry.kind {
-      case .arguments:
-        if let arityBox {
-          Unmanaged<ArgumentsHook0>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body() }
-        } else {
-          entry.callPackArgumentsHook()
-        }
-      case .value:
-        if case .success(let value) = outcome {
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        let arityBox = entry.arityBoxPointer
+        switch entry.kind {
+        case .arguments:
           if let arityBox {
-            Unmanaged<ResultHook0<Result>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(value) }
+            Unmanaged<ArgumentsHook0>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body() }
           } else {
-            entry.callPackResultHook(value)
+            entry.callPackArgumentsHook()
           }
-        }
-      case .outcome:
-        if let arityBox {
-          Unmanaged<ResultHook0<Swift.Result<Result, Failure>>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-            $0.body(outcome)
+        case .value:
+          if case .success(let value) = outcome {
+            if let arityBox {
+              Unmanaged<ResultHook0<Result>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(value) }
+            } else {
+              entry.callPackResultHook(value)
+            }
           }
-        } else {
-          entry.callPackResultHook(outcome)
+        case .outcome:
+          if let arityBox {
+            Unmanaged<ResultHook0<Swift.Result<Result, Failure>>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+              $0.body(outcome)
+            }
+          } else {
+            entry.callPackResultHook(outcome)
+          }
+        default:
+          break
         }
-      default:
-        break
+        if entry.once { entry.retireIfOnce() }
       }
-      if entry.once { entry.retireIfOnce() }
     }
   }
 
@@ -439,8 +442,8 @@ extension DelegateProxy {
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, Result>?, _ a0: A0,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let path = ForwardingPath.current
-    switch planHookedCall(path, method: method) {
+    let (plan, path) = planHookedCall(method)
+    switch plan {
     case .stop:
       return try fallback()
     case .forward:
@@ -453,8 +456,8 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try callForwardee1(path, method.selector, a0, orElse: fallback, to: call)
     }
-    if hooks.insteadCount > 0 || hooks.needsInvocation {
-      return try runHooked(hooks, path, method, reifier, a0, orElse: fallback, to: call)
+    if hooks.needsPackPath {
+      return try runHooked(hooks, path ?? ForwardingPath.current, method, reifier, a0, orElse: fallback, to: call)
     }
     #if DEBUG
       self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
@@ -502,14 +505,16 @@ extension DelegateProxy {
     // retains, of the entry or of the box.
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
-      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      guard entry.claim() else { continue }
-      if let arityBox = entry.arityBoxPointer {
-        Unmanaged<ArgumentsHook1<A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0) }
-      } else {
-        entry.callPackArgumentsHook(a0)
+      // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        if let arityBox = entry.arityBoxPointer {
+          Unmanaged<ArgumentsHook1<A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0) }
+        } else {
+          entry.callPackArgumentsHook(a0)
+        }
+        if entry.once { entry.retireIfOnce() }
       }
-      if entry.once { entry.retireIfOnce() }
     }
   }
 
@@ -520,36 +525,37 @@ extension DelegateProxy {
   ) {
     let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
     for index in entries.indices {
-      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      guard entry.claim() else { continue }
-      let arityBox = entry.arityBoxPointer
-      switch entry.kind {
-      case .arguments:
-        if let arityBox {
-          Unmanaged<ArgumentsHook1<A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0) }
-        } else {
-          entry.callPackArgumentsHook(a0)
-        }
-      case .value:
-        if case .success(let value) = outcome {
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        let arityBox = entry.arityBoxPointer
+        switch entry.kind {
+        case .arguments:
           if let arityBox {
-            Unmanaged<ResultHook1<Result, A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(value, a0) }
+            Unmanaged<ArgumentsHook1<A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0) }
           } else {
-            entry.callPackResultHook(value, a0)
+            entry.callPackArgumentsHook(a0)
           }
-        }
-      case .outcome:
-        if let arityBox {
-          Unmanaged<ResultHook1<Swift.Result<Result, Failure>, A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-            $0.body(outcome, a0)
+        case .value:
+          if case .success(let value) = outcome {
+            if let arityBox {
+              Unmanaged<ResultHook1<Result, A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(value, a0) }
+            } else {
+              entry.callPackResultHook(value, a0)
+            }
           }
-        } else {
-          entry.callPackResultHook(outcome, a0)
+        case .outcome:
+          if let arityBox {
+            Unmanaged<ResultHook1<Swift.Result<Result, Failure>, A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+              $0.body(outcome, a0)
+            }
+          } else {
+            entry.callPackResultHook(outcome, a0)
+          }
+        default:
+          break
         }
-      default:
-        break
+        if entry.once { entry.retireIfOnce() }
       }
-      if entry.once { entry.retireIfOnce() }
     }
   }
 
@@ -720,8 +726,8 @@ extension DelegateProxy {
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, Result>?, _ a0: A0, _ a1: A1,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let path = ForwardingPath.current
-    switch planHookedCall(path, method: method) {
+    let (plan, path) = planHookedCall(method)
+    switch plan {
     case .stop:
       return try fallback()
     case .forward:
@@ -734,8 +740,8 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try callForwardee2(path, method.selector, a0, a1, orElse: fallback, to: call)
     }
-    if hooks.insteadCount > 0 || hooks.needsInvocation {
-      return try runHooked(hooks, path, method, reifier, a0, a1, orElse: fallback, to: call)
+    if hooks.needsPackPath {
+      return try runHooked(hooks, path ?? ForwardingPath.current, method, reifier, a0, a1, orElse: fallback, to: call)
     }
     #if DEBUG
       self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
@@ -783,14 +789,16 @@ extension DelegateProxy {
     // retains, of the entry or of the box.
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
-      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      guard entry.claim() else { continue }
-      if let arityBox = entry.arityBoxPointer {
-        Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
-      } else {
-        entry.callPackArgumentsHook(a0, a1)
+      // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        if let arityBox = entry.arityBoxPointer {
+          Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
+        } else {
+          entry.callPackArgumentsHook(a0, a1)
+        }
+        if entry.once { entry.retireIfOnce() }
       }
-      if entry.once { entry.retireIfOnce() }
     }
   }
 
@@ -801,38 +809,38 @@ extension DelegateProxy {
   ) {
     let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
     for index in entries.indices {
-      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      guard entry.claim() else { continue }
-      let arityBox = entry.arityBoxPointer
-      switch entry.kind {
-      case .arguments:
-        if let arityBox {
-          Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
-        } else {
-          entry.callPackArgumentsHook(a0, a1)
-        }
-      case .value:
-        if case .success(let value) = outcome {
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        let arityBox = entry.arityBoxPointer
+        switch entry.kind {
+        case .arguments:
           if let arityBox {
-            Unmanaged<ResultHook2<Result, A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-              $0.body(value, a0, a1)
-            }
+            Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
           } else {
-            entry.callPackResultHook(value, a0, a1)
+            entry.callPackArgumentsHook(a0, a1)
           }
-        }
-      case .outcome:
-        if let arityBox {
-          Unmanaged<ResultHook2<Swift.Result<Result, Failure>, A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-            $0.body(outcome, a0, a1)
+        case .value:
+          if case .success(let value) = outcome {
+            if let arityBox {
+              Unmanaged<ResultHook2<Result, A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+                $0.body(value, a0, a1)
+              }
+            } else {
+              entry.callPackResultHook(value, a0, a1)
+            }
           }
-        } else {
-          entry.callPackResultHook(outcome, a0, a1)
+        case .outcome:
+          if let arityBox {
+            Unmanaged<ResultHook2<Swift.Result<Result, Failure>, A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef
+            { $0.body(outcome, a0, a1) }
+          } else {
+            entry.callPackResultHook(outcome, a0, a1)
+          }
+        default:
+          break
         }
-      default:
-        break
+        if entry.once { entry.retireIfOnce() }
       }
-      if entry.once { entry.retireIfOnce() }
     }
   }
 
@@ -1009,8 +1017,8 @@ extension DelegateProxy {
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, A2, Result>?, _ a0: A0, _ a1: A1, _ a2: A2,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let path = ForwardingPath.current
-    switch planHookedCall(path, method: method) {
+    let (plan, path) = planHookedCall(method)
+    switch plan {
     case .stop:
       return try fallback()
     case .forward:
@@ -1023,8 +1031,9 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try callForwardee3(path, method.selector, a0, a1, a2, orElse: fallback, to: call)
     }
-    if hooks.insteadCount > 0 || hooks.needsInvocation {
-      return try runHooked(hooks, path, method, reifier, a0, a1, a2, orElse: fallback, to: call)
+    if hooks.needsPackPath {
+      return try runHooked(
+        hooks, path ?? ForwardingPath.current, method, reifier, a0, a1, a2, orElse: fallback, to: call)
     }
     #if DEBUG
       self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
@@ -1072,14 +1081,16 @@ extension DelegateProxy {
     // retains, of the entry or of the box.
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
-      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      guard entry.claim() else { continue }
-      if let arityBox = entry.arityBoxPointer {
-        Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
-      } else {
-        entry.callPackArgumentsHook(a0, a1, a2)
+      // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        if let arityBox = entry.arityBoxPointer {
+          Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
+        } else {
+          entry.callPackArgumentsHook(a0, a1, a2)
+        }
+        if entry.once { entry.retireIfOnce() }
       }
-      if entry.once { entry.retireIfOnce() }
     }
   }
 
@@ -1090,37 +1101,38 @@ extension DelegateProxy {
   ) {
     let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
     for index in entries.indices {
-      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      guard entry.claim() else { continue }
-      let arityBox = entry.arityBoxPointer
-      switch entry.kind {
-      case .arguments:
-        if let arityBox {
-          Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
-        } else {
-          entry.callPackArgumentsHook(a0, a1, a2)
-        }
-      case .value:
-        if case .success(let value) = outcome {
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        let arityBox = entry.arityBoxPointer
+        switch entry.kind {
+        case .arguments:
           if let arityBox {
-            Unmanaged<ResultHook3<Result, A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-              $0.body(value, a0, a1, a2)
-            }
+            Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
           } else {
-            entry.callPackResultHook(value, a0, a1, a2)
+            entry.callPackArgumentsHook(a0, a1, a2)
           }
+        case .value:
+          if case .success(let value) = outcome {
+            if let arityBox {
+              Unmanaged<ResultHook3<Result, A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+                $0.body(value, a0, a1, a2)
+              }
+            } else {
+              entry.callPackResultHook(value, a0, a1, a2)
+            }
+          }
+        case .outcome:
+          if let arityBox {
+            Unmanaged<ResultHook3<Swift.Result<Result, Failure>, A0, A1, A2>>.fromOpaque(arityBox)
+              ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2) }
+          } else {
+            entry.callPackResultHook(outcome, a0, a1, a2)
+          }
+        default:
+          break
         }
-      case .outcome:
-        if let arityBox {
-          Unmanaged<ResultHook3<Swift.Result<Result, Failure>, A0, A1, A2>>.fromOpaque(arityBox)
-            ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2) }
-        } else {
-          entry.callPackResultHook(outcome, a0, a1, a2)
-        }
-      default:
-        break
+        if entry.once { entry.retireIfOnce() }
       }
-      if entry.once { entry.retireIfOnce() }
     }
   }
 
@@ -1301,8 +1313,8 @@ extension DelegateProxy {
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, A2, A3, Result>?, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let path = ForwardingPath.current
-    switch planHookedCall(path, method: method) {
+    let (plan, path) = planHookedCall(method)
+    switch plan {
     case .stop:
       return try fallback()
     case .forward:
@@ -1315,8 +1327,9 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try callForwardee4(path, method.selector, a0, a1, a2, a3, orElse: fallback, to: call)
     }
-    if hooks.insteadCount > 0 || hooks.needsInvocation {
-      return try runHooked(hooks, path, method, reifier, a0, a1, a2, a3, orElse: fallback, to: call)
+    if hooks.needsPackPath {
+      return try runHooked(
+        hooks, path ?? ForwardingPath.current, method, reifier, a0, a1, a2, a3, orElse: fallback, to: call)
     }
     #if DEBUG
       self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
@@ -1366,16 +1379,18 @@ extension DelegateProxy {
     // retains, of the entry or of the box.
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
-      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      guard entry.claim() else { continue }
-      if let arityBox = entry.arityBoxPointer {
-        Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-          $0.body(a0, a1, a2, a3)
+      // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        if let arityBox = entry.arityBoxPointer {
+          Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+            $0.body(a0, a1, a2, a3)
+          }
+        } else {
+          entry.callPackArgumentsHook(a0, a1, a2, a3)
         }
-      } else {
-        entry.callPackArgumentsHook(a0, a1, a2, a3)
+        if entry.once { entry.retireIfOnce() }
       }
-      if entry.once { entry.retireIfOnce() }
     }
   }
 
@@ -1386,39 +1401,40 @@ extension DelegateProxy {
   ) {
     let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
     for index in entries.indices {
-      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      guard entry.claim() else { continue }
-      let arityBox = entry.arityBoxPointer
-      switch entry.kind {
-      case .arguments:
-        if let arityBox {
-          Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-            $0.body(a0, a1, a2, a3)
-          }
-        } else {
-          entry.callPackArgumentsHook(a0, a1, a2, a3)
-        }
-      case .value:
-        if case .success(let value) = outcome {
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        let arityBox = entry.arityBoxPointer
+        switch entry.kind {
+        case .arguments:
           if let arityBox {
-            Unmanaged<ResultHook4<Result, A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-              $0.body(value, a0, a1, a2, a3)
+            Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+              $0.body(a0, a1, a2, a3)
             }
           } else {
-            entry.callPackResultHook(value, a0, a1, a2, a3)
+            entry.callPackArgumentsHook(a0, a1, a2, a3)
           }
+        case .value:
+          if case .success(let value) = outcome {
+            if let arityBox {
+              Unmanaged<ResultHook4<Result, A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+                $0.body(value, a0, a1, a2, a3)
+              }
+            } else {
+              entry.callPackResultHook(value, a0, a1, a2, a3)
+            }
+          }
+        case .outcome:
+          if let arityBox {
+            Unmanaged<ResultHook4<Swift.Result<Result, Failure>, A0, A1, A2, A3>>.fromOpaque(arityBox)
+              ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3) }
+          } else {
+            entry.callPackResultHook(outcome, a0, a1, a2, a3)
+          }
+        default:
+          break
         }
-      case .outcome:
-        if let arityBox {
-          Unmanaged<ResultHook4<Swift.Result<Result, Failure>, A0, A1, A2, A3>>.fromOpaque(arityBox)
-            ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3) }
-        } else {
-          entry.callPackResultHook(outcome, a0, a1, a2, a3)
-        }
-      default:
-        break
+        if entry.once { entry.retireIfOnce() }
       }
-      if entry.once { entry.retireIfOnce() }
     }
   }
 
@@ -1605,8 +1621,8 @@ extension DelegateProxy {
     _ a3: A3, _ a4: A4,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3, A4) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let path = ForwardingPath.current
-    switch planHookedCall(path, method: method) {
+    let (plan, path) = planHookedCall(method)
+    switch plan {
     case .stop:
       return try fallback()
     case .forward:
@@ -1619,8 +1635,9 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try callForwardee5(path, method.selector, a0, a1, a2, a3, a4, orElse: fallback, to: call)
     }
-    if hooks.insteadCount > 0 || hooks.needsInvocation {
-      return try runHooked(hooks, path, method, reifier, a0, a1, a2, a3, a4, orElse: fallback, to: call)
+    if hooks.needsPackPath {
+      return try runHooked(
+        hooks, path ?? ForwardingPath.current, method, reifier, a0, a1, a2, a3, a4, orElse: fallback, to: call)
     }
     #if DEBUG
       self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
@@ -1670,16 +1687,18 @@ extension DelegateProxy {
     // retains, of the entry or of the box.
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
-      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      guard entry.claim() else { continue }
-      if let arityBox = entry.arityBoxPointer {
-        Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-          $0.body(a0, a1, a2, a3, a4)
+      // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        if let arityBox = entry.arityBoxPointer {
+          Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+            $0.body(a0, a1, a2, a3, a4)
+          }
+        } else {
+          entry.callPackArgumentsHook(a0, a1, a2, a3, a4)
         }
-      } else {
-        entry.callPackArgumentsHook(a0, a1, a2, a3, a4)
+        if entry.once { entry.retireIfOnce() }
       }
-      if entry.once { entry.retireIfOnce() }
     }
   }
 
@@ -1691,39 +1710,40 @@ extension DelegateProxy {
   ) {
     let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
     for index in entries.indices {
-      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      guard entry.claim() else { continue }
-      let arityBox = entry.arityBoxPointer
-      switch entry.kind {
-      case .arguments:
-        if let arityBox {
-          Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-            $0.body(a0, a1, a2, a3, a4)
-          }
-        } else {
-          entry.callPackArgumentsHook(a0, a1, a2, a3, a4)
-        }
-      case .value:
-        if case .success(let value) = outcome {
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        let arityBox = entry.arityBoxPointer
+        switch entry.kind {
+        case .arguments:
           if let arityBox {
-            Unmanaged<ResultHook5<Result, A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-              $0.body(value, a0, a1, a2, a3, a4)
+            Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+              $0.body(a0, a1, a2, a3, a4)
             }
           } else {
-            entry.callPackResultHook(value, a0, a1, a2, a3, a4)
+            entry.callPackArgumentsHook(a0, a1, a2, a3, a4)
           }
+        case .value:
+          if case .success(let value) = outcome {
+            if let arityBox {
+              Unmanaged<ResultHook5<Result, A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+                $0.body(value, a0, a1, a2, a3, a4)
+              }
+            } else {
+              entry.callPackResultHook(value, a0, a1, a2, a3, a4)
+            }
+          }
+        case .outcome:
+          if let arityBox {
+            Unmanaged<ResultHook5<Swift.Result<Result, Failure>, A0, A1, A2, A3, A4>>.fromOpaque(arityBox)
+              ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3, a4) }
+          } else {
+            entry.callPackResultHook(outcome, a0, a1, a2, a3, a4)
+          }
+        default:
+          break
         }
-      case .outcome:
-        if let arityBox {
-          Unmanaged<ResultHook5<Swift.Result<Result, Failure>, A0, A1, A2, A3, A4>>.fromOpaque(arityBox)
-            ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3, a4) }
-        } else {
-          entry.callPackResultHook(outcome, a0, a1, a2, a3, a4)
-        }
-      default:
-        break
+        if entry.once { entry.retireIfOnce() }
       }
-      if entry.once { entry.retireIfOnce() }
     }
   }
 
@@ -1915,8 +1935,8 @@ extension DelegateProxy {
     _ a3: A3, _ a4: A4, _ a5: A5,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3, A4, A5) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let path = ForwardingPath.current
-    switch planHookedCall(path, method: method) {
+    let (plan, path) = planHookedCall(method)
+    switch plan {
     case .stop:
       return try fallback()
     case .forward:
@@ -1929,8 +1949,9 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try callForwardee6(path, method.selector, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
     }
-    if hooks.insteadCount > 0 || hooks.needsInvocation {
-      return try runHooked(hooks, path, method, reifier, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
+    if hooks.needsPackPath {
+      return try runHooked(
+        hooks, path ?? ForwardingPath.current, method, reifier, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
     }
     #if DEBUG
       self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
@@ -1981,16 +2002,18 @@ extension DelegateProxy {
     // retains, of the entry or of the box.
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
-      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      guard entry.claim() else { continue }
-      if let arityBox = entry.arityBoxPointer {
-        Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-          $0.body(a0, a1, a2, a3, a4, a5)
+      // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        if let arityBox = entry.arityBoxPointer {
+          Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+            $0.body(a0, a1, a2, a3, a4, a5)
+          }
+        } else {
+          entry.callPackArgumentsHook(a0, a1, a2, a3, a4, a5)
         }
-      } else {
-        entry.callPackArgumentsHook(a0, a1, a2, a3, a4, a5)
+        if entry.once { entry.retireIfOnce() }
       }
-      if entry.once { entry.retireIfOnce() }
     }
   }
 
@@ -2002,39 +2025,40 @@ extension DelegateProxy {
   ) {
     let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
     for index in entries.indices {
-      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      guard entry.claim() else { continue }
-      let arityBox = entry.arityBoxPointer
-      switch entry.kind {
-      case .arguments:
-        if let arityBox {
-          Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-            $0.body(a0, a1, a2, a3, a4, a5)
-          }
-        } else {
-          entry.callPackArgumentsHook(a0, a1, a2, a3, a4, a5)
-        }
-      case .value:
-        if case .success(let value) = outcome {
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        let arityBox = entry.arityBoxPointer
+        switch entry.kind {
+        case .arguments:
           if let arityBox {
-            Unmanaged<ResultHook6<Result, A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-              $0.body(value, a0, a1, a2, a3, a4, a5)
+            Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+              $0.body(a0, a1, a2, a3, a4, a5)
             }
           } else {
-            entry.callPackResultHook(value, a0, a1, a2, a3, a4, a5)
+            entry.callPackArgumentsHook(a0, a1, a2, a3, a4, a5)
           }
+        case .value:
+          if case .success(let value) = outcome {
+            if let arityBox {
+              Unmanaged<ResultHook6<Result, A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+                $0.body(value, a0, a1, a2, a3, a4, a5)
+              }
+            } else {
+              entry.callPackResultHook(value, a0, a1, a2, a3, a4, a5)
+            }
+          }
+        case .outcome:
+          if let arityBox {
+            Unmanaged<ResultHook6<Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)
+              ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3, a4, a5) }
+          } else {
+            entry.callPackResultHook(outcome, a0, a1, a2, a3, a4, a5)
+          }
+        default:
+          break
         }
-      case .outcome:
-        if let arityBox {
-          Unmanaged<ResultHook6<Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)
-            ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3, a4, a5) }
-        } else {
-          entry.callPackResultHook(outcome, a0, a1, a2, a3, a4, a5)
-        }
-      default:
-        break
+        if entry.once { entry.retireIfOnce() }
       }
-      if entry.once { entry.retireIfOnce() }
     }
   }
 }

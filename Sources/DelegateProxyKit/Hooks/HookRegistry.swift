@@ -76,6 +76,9 @@ public final class HookRegistry: Sendable {
     /// resolved to.
     @usableFromInline package let arityPathCalls = Atomic<Int>(0)
     @usableFromInline package let packPathCalls = Atomic<Int>(0)
+    /// Debug builds only: the hooked calls of this proxy that read the thread's forwarding path
+    /// to check the chain that led to them.
+    @usableFromInline package let forwardingPathReads = Atomic<Int>(0)
   #endif
   private let state = SanitizerVisibleMutex(State())
   private let proxyType: DelegateProxyBase.Type

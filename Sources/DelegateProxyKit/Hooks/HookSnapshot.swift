@@ -37,6 +37,9 @@ internal final class MethodHooks: @unchecked Sendable {
   @usableFromInline let afterEntries: UnsafeMutableBufferPointer<Unmanaged<HookEntry>>
   /// Whether a hook here needs the call as an ``Invocation`` (string-keyed hooks, streams).
   @usableFromInline let needsInvocation: Bool
+  /// Whether a call must take the parameter-pack path: an instead hook, or a hook that needs the
+  /// call as an ``Invocation``.
+  @usableFromInline let needsPackPath: Bool
 
   init(method: ProxyMethod, before: [HookEntry], instead: [HookEntry], after: [HookEntry]) {
     self.method = method
@@ -48,6 +51,7 @@ internal final class MethodHooks: @unchecked Sendable {
     needsInvocation = (before + instead + after).contains { entry in
       entry.kind == .invocation || entry.kind == .insteadCall || entry.kind == .stream
     }
+    needsPackPath = needsInvocation || !instead.isEmpty
   }
 
   deinit {
@@ -90,6 +94,12 @@ internal struct CallHooks {
   @inlinable var needsInvocation: Bool {
     (typeWide?._withUnsafeGuaranteedRef { $0.needsInvocation } ?? false)
       || (instance?._withUnsafeGuaranteedRef { $0.needsInvocation } ?? false)
+  }
+
+  /// Whether the call must take the parameter-pack path (``MethodHooks/needsPackPath``).
+  @inlinable var needsPackPath: Bool {
+    (typeWide?._withUnsafeGuaranteedRef { $0.needsPackPath } ?? false)
+      || (instance?._withUnsafeGuaranteedRef { $0.needsPackPath } ?? false)
   }
 
   @inlinable var insteadCount: Int {

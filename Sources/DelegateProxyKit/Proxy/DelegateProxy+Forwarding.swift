@@ -248,8 +248,8 @@ extension DelegateProxy {
     _ method: ProxyMethod, _ reifier: () -> Reifier<repeat each Argument, Result>?, _ arguments: repeat each Argument,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, repeat each Argument) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let path = ForwardingPath.current
-    switch planHookedCall(path, method: method) {
+    let (plan, path) = planHookedCall(method)
+    switch plan {
     case .stop:
       return try fallback()
     case .forward:
@@ -259,7 +259,11 @@ extension DelegateProxy {
     }
     let hooks = beginReadingHooks(for: method)
     defer { endReadingHooks(hooks) }
-    return try runHooked(hooks, path, method, reifier, repeat each arguments, orElse: fallback, to: call)
+    if hooks.isEmpty {
+      return try callForwardee(path, method.selector, repeat each arguments, orElse: fallback, to: call)
+    }
+    return try runHooked(
+      hooks, path ?? ForwardingPath.current, method, reifier, repeat each arguments, orElse: fallback, to: call)
   }
 
   /// Runs the hooks `hooks` of a call around its forwardee: the parameter-pack path, which the
@@ -408,20 +412,21 @@ extension DelegateProxy {
     // The call holds a read of the snapshot, which keeps these hooks alive: no retains.
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
-      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      guard entry.claim() else { continue }
-      switch entry.kind {
-      case .arguments:
-        entry.typedBox(as: ArgumentsHook<repeat each Argument>.self).takeUnretainedValue().body(repeat each arguments)
-      case .invocation, .stream:
-        if let reifier {
-          reify(into: &invocation, method, reifier, repeat each arguments)
-          if let invocation { runInvocationHook(entry, invocation) }
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        switch entry.kind {
+        case .arguments:
+          entry.typedBox(as: ArgumentsHook<repeat each Argument>.self).takeUnretainedValue().body(repeat each arguments)
+        case .invocation, .stream:
+          if let reifier {
+            reify(into: &invocation, method, reifier, repeat each arguments)
+            if let invocation { runInvocationHook(entry, invocation) }
+          }
+        default:
+          break
         }
-      default:
-        break
+        if entry.once { entry.retireIfOnce() }
       }
-      if entry.once { entry.retireIfOnce() }
     }
   }
 
@@ -432,35 +437,36 @@ extension DelegateProxy {
   ) {
     let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
     for index in entries.indices {
-      unowned(unsafe) let entry = entries[index].takeUnretainedValue()
-      guard entry.claim() else { continue }
-      switch entry.kind {
-      case .arguments:
-        entry.typedBox(as: ArgumentsHook<repeat each Argument>.self).takeUnretainedValue().body(repeat each arguments)
-      case .value:
-        if case .success(let value) = outcome {
-          entry.typedBox(as: ResultHook<Result, repeat each Argument>.self).takeUnretainedValue().body(
-            value, repeat each arguments)
-        }
-      case .outcome:
-        entry.typedBox(as: ResultHook<Swift.Result<Result, Failure>, repeat each Argument>.self).takeUnretainedValue()
-          .body(outcome, repeat each arguments)
-      case .invocation, .stream:
-        if let reifier {
-          // Built once per call and finished in place: copying an invocation retains every field.
-          reify(into: &invocation, method, reifier, repeat each arguments)
-          if invocation?.hasReturned == false {
-            switch outcome {
-            case .success(let value): invocation?.finish(returning: reifier.result(value))
-            case .failure(let error): invocation?.finish(throwing: error)
-            }
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        switch entry.kind {
+        case .arguments:
+          entry.typedBox(as: ArgumentsHook<repeat each Argument>.self).takeUnretainedValue().body(repeat each arguments)
+        case .value:
+          if case .success(let value) = outcome {
+            entry.typedBox(as: ResultHook<Result, repeat each Argument>.self).takeUnretainedValue().body(
+              value, repeat each arguments)
           }
-          if let invocation { runInvocationHook(entry, invocation) }
+        case .outcome:
+          entry.typedBox(as: ResultHook<Swift.Result<Result, Failure>, repeat each Argument>.self).takeUnretainedValue()
+            .body(outcome, repeat each arguments)
+        case .invocation, .stream:
+          if let reifier {
+            // Built once per call and finished in place: copying an invocation retains every field.
+            reify(into: &invocation, method, reifier, repeat each arguments)
+            if invocation?.hasReturned == false {
+              switch outcome {
+              case .success(let value): invocation?.finish(returning: reifier.result(value))
+              case .failure(let error): invocation?.finish(throwing: error)
+              }
+            }
+            if let invocation { runInvocationHook(entry, invocation) }
+          }
+        default:
+          break
         }
-      default:
-        break
+        if entry.once { entry.retireIfOnce() }
       }
-      if entry.once { entry.retireIfOnce() }
     }
   }
 }

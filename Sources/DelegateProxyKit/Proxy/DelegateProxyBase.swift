@@ -90,7 +90,23 @@ open class DelegateProxyBase: NSObject {
   }
 
   /// Decides what a call with hooks installed does: stop (a loop), forward without hooks (a proxy
-  /// of this type already ran its hooks further out), or run them.
+  /// of this type already ran its hooks further out), or run them; with the thread's forwarding
+  /// path when deciding needed it.
+  ///
+  /// A chain that leads here has an entry on the thread's path whose forwardee is this proxy, and
+  /// only a proxy that some proxy has had as its forwardee can be one: for the others the check
+  /// would find nothing, so they skip reading the thread-local path.
+  @inlinable @inline(__always)
+  internal final func planHookedCall(_ method: ProxyMethod) -> (plan: HookedCallPlan, path: ForwardingPath?) {
+    guard isLinkTarget.load(ordering: .relaxed) else { return (.run, nil) }
+    #if DEBUG
+      hooks.forwardingPathReads.wrappingAdd(1, ordering: .relaxed)
+    #endif
+    let path = ForwardingPath.current
+    return (planHookedCall(path, method: method), path)
+  }
+
+  /// ``planHookedCall(_:)`` with the thread's forwarding path in hand.
   @usableFromInline
   internal final func planHookedCall(_ path: ForwardingPath, method: ProxyMethod) -> HookedCallPlan {
     let chain = path.chain(
@@ -104,11 +120,15 @@ open class DelegateProxyBase: NSObject {
 
   /// Starts reading the hooks of `method` on this proxy's type and on this proxy, from the
   /// published snapshots, without a lock. The result is valid until ``endReadingHooks(_:)``.
-  @usableFromInline
+  ///
+  /// A registry whose hooked methods do not include `method`'s bit is not read at all: the
+  /// call then behaves as if it started before that registry's next hook was installed.
+  @inlinable @inline(__always)
   internal final func beginReadingHooks(for method: ProxyMethod) -> CallHooks {
     let id = UInt(bitPattern: ObjectIdentifier(method))
-    let typeWide = typeHookRegistry.beginRead()
-    let instance = hooks.beginRead()
+    let bit = method.hookBit
+    let typeWide = typeHookRegistry.hookedMask.load(ordering: .relaxed) & bit != 0 ? typeHookRegistry.beginRead() : nil
+    let instance = hooks.hookedMask.load(ordering: .relaxed) & bit != 0 ? hooks.beginRead() : nil
     return CallHooks(
       typeWide: typeWide?._withUnsafeGuaranteedRef { $0.hooks(for: id) },
       instance: instance?._withUnsafeGuaranteedRef { $0.hooks(for: id) }, readsTypeWide: typeWide != nil,
@@ -116,7 +136,7 @@ open class DelegateProxyBase: NSObject {
   }
 
   /// Ends a read started by ``beginReadingHooks(for:)``.
-  @usableFromInline
+  @inlinable @inline(__always)
   internal final func endReadingHooks(_ hooks: CallHooks) {
     if hooks.readsTypeWide { typeHookRegistry.endRead() }
     if hooks.readsInstance { self.hooks.endRead() }
