@@ -2,7 +2,8 @@
 /// between the host and its delegate: the install and remove API for any host type.
 ///
 /// Every HeadlessUI host conforms; so can a host class of your own. Give it a slot, send its
-/// delegate calls to the slot's head, and keep the slot told of delegate changes:
+/// delegate calls through the slot (``DelegateSlot/dispatch(orElse:_:)``: the outermost proxy,
+/// else the delegate), and keep the slot told of delegate changes:
 ///
 /// ```swift
 /// final class Uploader: DelegateHosting {
@@ -13,8 +14,7 @@
 ///   var hostedDelegate: (any UploadDelegate)? { delegate }
 ///
 ///   func finish(_ file: String) {
-///     let target = delegateSlot.head ?? delegate     // the outermost proxy, else the delegate
-///     target?.uploadDidFinish(file)
+///     delegateSlot.dispatch(orElse: delegate) { $0.uploadDidFinish(file) }
 ///   }
 /// }
 ///

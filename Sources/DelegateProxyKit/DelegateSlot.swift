@@ -2,7 +2,8 @@
 ///
 /// A host owns one slot per delegate property. Its public `delegate` property keeps returning
 /// the user's own delegate, so `host.delegate === myDelegate` holds with proxies installed;
-/// the host sends its calls to ``head``, the outermost proxy, when there is one:
+/// the host sends its calls to ``head``, the outermost proxy, when there is one, through
+/// ``dispatch(orElse:_:)``:
 ///
 /// ```swift
 /// public final class ListView {
@@ -10,7 +11,9 @@
 ///   public weak var delegate: (any ListViewDelegate)? {
 ///     didSet { delegateSlot.delegateDidChange(to: delegate) }
 ///   }
-///   var dispatchTarget: (any ListViewDelegate)? { delegateSlot.head ?? delegate }
+///   func dispatchDidSelect(at indexPath: IndexPath) {
+///     delegateSlot.dispatch(orElse: delegate) { $0.listView(self, didSelectRowAt: indexPath) }
+///   }
 /// }
 ///
 /// let proxy = list.delegateSlot.install(ListViewDelegateProxy.self) { ListViewDelegateProxy() }
@@ -59,10 +62,72 @@ public final class DelegateSlot<Delegate> {
   }
 
   /// The outermost installed proxy, as the delegate type; `nil` when no proxy is installed.
+  ///
+  /// A host sends its synchronous calls through ``dispatch(orElse:_:)``, which passes the head
+  /// without retaining it; reading this property retains it.
   @exclusivity(unchecked) public private(set) var head: Delegate?
+
+  /// ``head`` in a box of its own, which keeps it alive; `headPointer` is the same box unretained,
+  /// which ``dispatch(orElse:_:)`` reads.
+  private var headBox: SlotHead<Delegate>?
+  @exclusivity(unchecked) @usableFromInline internal var headPointer: UnsafeMutableRawPointer?
+  /// The dispatches running now. While one runs, a head box the chain replaced is parked here
+  /// instead of released: the running call may still be inside that head.
+  @exclusivity(unchecked) @usableFromInline internal var dispatchDepth = 0
+  @exclusivity(unchecked) @usableFromInline internal var parkedHeads: [AnyObject] = []
 
   /// Creates an empty slot.
   public init() {}
+
+  /// Calls `call` with the outermost installed proxy, or with `delegate` when no proxy is
+  /// installed: how a host sends a synchronous call down its chain.
+  ///
+  /// ```swift
+  /// func dispatchDidSelect(at indexPath: IndexPath) {
+  ///   delegateSlot.dispatch(orElse: delegate) { $0.listView(self, didSelectRowAt: indexPath) }
+  /// }
+  /// ```
+  ///
+  /// Unlike `(head ?? delegate)?.method()`, it does not retain the proxy for the call: the slot
+  /// keeps the head it passed alive until `call` returns, also when the call installs or removes
+  /// proxies on this slot. Use it from the slot's isolation, like every other member.
+  ///
+  /// - Parameters:
+  ///   - delegate: The host's delegate, evaluated only when no proxy is installed.
+  ///   - call: Makes the call on the target it receives.
+  /// - Returns: What `call` returned, or `nil` when there is neither a proxy nor a delegate.
+  /// - Throws: What `call` threw.
+  @inlinable @inline(__always) @discardableResult
+  public func dispatch<Result, Failure: Error>(
+    orElse delegate: @autoclosure () -> Delegate?, _ call: (Delegate) throws(Failure) -> Result
+  ) throws(Failure) -> Result? {
+    guard let headPointer else {
+      guard let delegate = delegate() else { return nil }
+      return try call(delegate)
+    }
+    dispatchDepth &+= 1
+    defer {
+      dispatchDepth &-= 1
+      if dispatchDepth == 0, !parkedHeads.isEmpty { releaseParkedHeads() }
+    }
+    let outcome: Swift.Result<Result, Failure> = Unmanaged<SlotHead<Delegate>>.fromOpaque(headPointer)
+      ._withUnsafeGuaranteedRef { head in
+        do throws(Failure) {
+          return .success(try call(head.value))
+        } catch {
+          return .failure(error)
+        }
+      }
+    return try outcome.get()
+  }
+
+  /// Releases the head boxes parked while dispatches ran, once none runs.
+  @usableFromInline
+  internal func releaseParkedHeads() {
+    let parked = parkedHeads
+    parkedHeads = []
+    withExtendedLifetime(parked) {}
+  }
 
   /// The installed proxies, outermost first.
   public var proxies: [DelegateProxy<Delegate>] { links.reversed().map(\.proxy) }
@@ -209,5 +274,19 @@ public final class DelegateSlot<Delegate> {
       links[index].proxy.forwardee = index == 0 ? delegate : links[index - 1].asDelegate
     }
     head = links.last?.asDelegate
+    if dispatchDepth > 0, let replaced = headBox { parkedHeads.append(replaced) }
+    headBox = head.map { SlotHead($0) }
+    headPointer = headBox.map { Unmanaged.passUnretained($0).toOpaque() }
+  }
+}
+
+/// A slot's head in a box of its own, so ``DelegateSlot/dispatch(orElse:_:)`` can pass it on
+/// borrowed: the box's `let` needs no retain to be read through an unretained reference.
+@usableFromInline
+internal final class SlotHead<Delegate> {
+  @usableFromInline let value: Delegate
+
+  init(_ value: Delegate) {
+    self.value = value
   }
 }

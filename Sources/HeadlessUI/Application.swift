@@ -89,6 +89,15 @@ public final class Application: Responder {
   /// Who the application calls: the first installed proxy, else the delegate.
   var dispatchTarget: (any ApplicationDelegate)? { delegateSlot.head ?? delegate }
 
+  /// Sends a synchronous call to the first installed proxy, else the delegate, without retaining
+  /// the proxy (``DelegateSlot/dispatch(orElse:_:)``).
+  @discardableResult
+  func dispatch<Result, Failure: Error>(
+    _ call: (any ApplicationDelegate) throws(Failure) -> Result
+  ) throws(Failure) -> Result? {
+    try delegateSlot.dispatch(orElse: delegate, call)
+  }
+
   /// Puts a navigation stack on screen; its top screen (and what it presents) appears.
   ///
   /// Showing a stack that is already shown does nothing.
@@ -137,7 +146,7 @@ public final class Application: Responder {
 
   /// Reports a screen's lifecycle step to the delegate.
   func screen(_ screen: Screen, didReach event: ScreenLifecycleEvent) {
-    dispatchTarget?.application(self, screen: screen, didReach: event)
+    dispatch { $0.application(self, screen: screen, didReach: event) }
   }
 }
 

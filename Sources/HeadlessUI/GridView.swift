@@ -204,6 +204,15 @@ open class GridView: ScrollableView {
   /// Who the grid calls: the first installed proxy, else the delegate.
   var dispatchTarget: (any GridViewDelegate)? { delegateSlot.head ?? delegate }
 
+  /// Sends a synchronous call to the first installed proxy, else the delegate, without retaining
+  /// the proxy (``DelegateSlot/dispatch(orElse:_:)``).
+  @discardableResult
+  func dispatch<Result, Failure: Error>(
+    _ call: (any GridViewDelegate) throws(Failure) -> Result
+  ) throws(Failure) -> Result? {
+    try delegateSlot.dispatch(orElse: delegate, call)
+  }
+
   package override var scrollDispatchTarget: (any ScrollViewDelegate)? { dispatchTarget }
 
   /// The number of sections loaded.
@@ -293,7 +302,7 @@ open class GridView: ScrollableView {
   ///
   /// - Parameter indexPath: The item reported as selected; not checked, and the selection is unchanged.
   package func dispatchDidSelect(at indexPath: IndexPath) {
-    dispatchTarget?.gridView(self, didSelectItemAt: indexPath)
+    dispatch { $0.gridView(self, didSelectItemAt: indexPath) }
   }
 
   private func check(_ indexPath: IndexPath) throws(HeadlessUIError) {

@@ -237,6 +237,15 @@ open class ListView: ScrollableView {
   /// Who the list calls: the first installed proxy, else the delegate.
   var dispatchTarget: (any ListViewDelegate)? { delegateSlot.head ?? delegate }
 
+  /// Sends a synchronous call to the first installed proxy, else the delegate, without retaining
+  /// the proxy (``DelegateSlot/dispatch(orElse:_:)``).
+  @discardableResult
+  func dispatch<Result, Failure: Error>(
+    _ call: (any ListViewDelegate) throws(Failure) -> Result
+  ) throws(Failure) -> Result? {
+    try delegateSlot.dispatch(orElse: delegate, call)
+  }
+
   package override var scrollDispatchTarget: (any ScrollViewDelegate)? { dispatchTarget }
 
   /// The first selected row.
@@ -346,7 +355,7 @@ open class ListView: ScrollableView {
   ///
   /// - Parameter indexPath: The row reported as selected; not checked, and the selection is unchanged.
   package func dispatchDidSelect(at indexPath: IndexPath) {
-    dispatchTarget?.listView(self, didSelectRowAt: indexPath)
+    dispatch { $0.listView(self, didSelectRowAt: indexPath) }
   }
 
   private func check(_ indexPath: IndexPath) throws(HeadlessUIError) {

@@ -102,6 +102,15 @@ open class TextField: Control {
   /// Who the field calls: the first installed proxy, else the delegate.
   var dispatchTarget: (any TextFieldDelegate)? { delegateSlot.head ?? delegate }
 
+  /// Sends a synchronous call to the first installed proxy, else the delegate, without retaining
+  /// the proxy (``DelegateSlot/dispatch(orElse:_:)``).
+  @discardableResult
+  func dispatch<Result, Failure: Error>(
+    _ call: (any TextFieldDelegate) throws(Failure) -> Result
+  ) throws(Failure) -> Result? {
+    try delegateSlot.dispatch(orElse: delegate, call)
+  }
+
   /// The field's ``text``, empty rather than `nil` when nothing is typed; the placeholder is not
   /// content.
   open override var textContent: String? { text }
@@ -169,18 +178,18 @@ open class TextField: Control {
   /// - Returns: The delegate's answer to should-return (`true` without one).
   @discardableResult
   public func pressReturn() -> Bool {
-    dispatchTarget?.textFieldShouldReturn(self) ?? true
+    dispatch { $0.textFieldShouldReturn(self) } ?? true
   }
 
   /// Ends editing, then did-end; does nothing when the field is not editing.
   public func endEditing() {
     guard isEditing else { return }
     isEditing = false
-    dispatchTarget?.textFieldDidEndEditing(self)
+    dispatch { $0.textFieldDidEndEditing(self) }
   }
 
   private func change(_ range: Range<Int>, to replacement: String) -> Bool {
-    guard dispatchTarget?.textField(self, shouldChangeCharactersIn: range, replacementString: replacement) ?? true
+    guard dispatch({ $0.textField(self, shouldChangeCharactersIn: range, replacementString: replacement) }) ?? true
     else { return false }
     let lower = text.index(text.startIndex, offsetBy: range.lowerBound)
     let upper = text.index(text.startIndex, offsetBy: range.upperBound)

@@ -151,6 +151,41 @@ import Testing
   }
 }
 
+@Suite struct SlotDispatchTests {
+  @Test func aDispatchKeepsTheHeadAliveWhileItsCallRemovesIt() {
+    let host = ProbeHost()
+    let delegate = RecordingProbe()
+    host.delegate = delegate
+    weak var installed: ProbeDelegateProxy?
+    var aliveAfterRemoval: Bool?
+    do {
+      let proxy = host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+      installed = proxy
+      proxy.hookBefore(\.one) { _ in
+        if let proxy = installed { host.remove(proxy) }
+        aliveAfterRemoval = installed != nil
+      }
+    }
+    #expect(installed != nil)
+    host.tap(1)
+    // The slot no longer holds the proxy, but the call that was inside it kept it until it returned.
+    #expect(aliveAfterRemoval == true)
+    #expect(installed == nil)
+    #expect(host.delegateSlot.proxies.isEmpty)
+    host.tap(2)
+    #expect(delegate.log == ["one 2"])
+  }
+
+  @Test func aDispatchWithoutAProxyCallsTheDelegateOrNothing() {
+    let host = ProbeHost()
+    #expect(host.delegateSlot.dispatch(orElse: host.delegate) { $0.shouldSelect(1) } == nil)
+    let delegate = RecordingProbe()
+    host.delegate = delegate
+    #expect(host.delegateSlot.dispatch(orElse: host.delegate) { $0.shouldSelect(1) } == true)
+    #expect(delegate.log == ["shouldSelect 1"])
+  }
+}
+
 @Suite struct ReentrancyGuardTests {
   @Test func proxiesPointingAtEachOtherDoNotLoopForever() throws {
     let first = ProbeDelegateProxy()

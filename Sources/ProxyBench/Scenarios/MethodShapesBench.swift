@@ -118,18 +118,20 @@ final class ShapesHost {
     didSet { delegateSlot.delegateDidChange(to: delegate) }
   }
 
-  private var dispatchTarget: (any ShapesDelegate)? { delegateSlot.head ?? delegate }
-
   func dispatchValidate(_ value: Int) throws -> Int {
-    try dispatchTarget?.host(self, validate: value) ?? 0
+    try delegateSlot.dispatch(orElse: delegate) { try $0.host(self, validate: value) } ?? 0
   }
 
   func dispatchSix(_ value: Int) {
-    dispatchTarget?.host(self, six: value, value &+ 1, value &+ 2, value &+ 3, value &+ 4)
+    delegateSlot.dispatch(orElse: delegate) {
+      $0.host(self, six: value, value &+ 1, value &+ 2, value &+ 3, value &+ 4)
+    }
   }
 
   func dispatchSeven(_ value: Int) {
-    dispatchTarget?.host(self, seven: value, value &+ 1, value &+ 2, value &+ 3, value &+ 4, value &+ 5)
+    delegateSlot.dispatch(orElse: delegate) {
+      $0.host(self, seven: value, value &+ 1, value &+ 2, value &+ 3, value &+ 4, value &+ 5)
+    }
   }
 }
 

@@ -157,8 +157,8 @@ final class ProbeHost {
   func remove(_ proxy: DelegateProxy<any ProbeDelegate>) -> Bool { delegateSlot.remove(proxy) }
 
   /// The host's own use of `shouldSelect`: no delegate means "yes".
-  func select(_ row: Int) -> Bool { target?.shouldSelect(row) ?? true }
-  func tap(_ row: Int) { target?.one(row) }
+  func select(_ row: Int) -> Bool { delegateSlot.dispatch(orElse: delegate) { $0.shouldSelect(row) } ?? true }
+  func tap(_ row: Int) { delegateSlot.dispatch(orElse: delegate) { $0.one(row) } }
 }
 
 /// A thread-safe counter for hooks.
