@@ -57,7 +57,11 @@ public final class AutoTracker {
 
   /// The rules in force. Setting them (for example after a remote update) applies to the next capture.
   public var rules: TrackingRules {
-    didSet { compiled = CompiledRules(rules) }
+    didSet {
+      compiled = CompiledRules(rules)
+      // The pipeline gets its own instance, so no capture shares a reference count with it.
+      buffer.append(.rules(CompiledRules(rules)))
+    }
   }
 
   /// The application being tracked, `nil` when the tracker is stopped.
@@ -67,11 +71,15 @@ public final class AutoTracker {
   private static var trackers = ObjectTable<WeakReference<AutoTracker>>()
 
   private let clock: ElapsedClock
+  /// The rules as the caller's thread reads them (screen key paths); the pipeline has its own.
   private var compiled: CompiledRules
-  private let locator = ElementLocator()
+  private let locator: ElementLocator
   private let buffer: CaptureBuffer
   private var attachments: [HostAttachment] = []
   private var viewStarts: [ObjectIdentifier: Duration] = [:]
+  /// How many captures are running: more than one when the app's provider code, called by a capture,
+  /// made another.
+  private var captureDepth = 0
 
   /// Creates a stopped tracker.
   ///
@@ -84,10 +92,13 @@ public final class AutoTracker {
     self.clock = ElapsedClock(configuration.clock)
     let origin = configuration.timestampOrigin ?? Date()
     self.compiled = CompiledRules(configuration.rules)
-    self.buffer = CaptureBuffer(
+    let buffer = CaptureBuffer(
       pipeline: CapturePipeline(
-        sink: sink, timestampOriginMs: Int64((origin.timeIntervalSince1970 * 1_000).rounded(.down)),
+        rules: CompiledRules(configuration.rules), sink: sink,
+        timestampOriginMs: Int64((origin.timeIntervalSince1970 * 1_000).rounded(.down)),
         makeEventID: configuration.makeEventID, debugOutput: configuration.debugOutput))
+    self.buffer = buffer
+    self.locator = ElementLocator { buffer.append($0) }
   }
 
   /// The number of kept events the ``sink`` refused so far; the sink counts them too.
@@ -311,17 +322,14 @@ public final class AutoTracker {
   /// The one path every capture takes on the caller's thread: take its facts and queue them. Deciding,
   /// building and sending happen in the delivery stage (``CapturePipeline``).
   private func capture(_ capture: Capture, at now: Duration? = nil) {
-    let rules = compiled
-    let placed = locator.place(capture)
-    var element = placed.element
-    if case .selection(let selection) = capture, element != nil {
-      let provider = TypeTraits.rowProvider(selection.dataSource) ?? TypeTraits.rowProvider(selection.delegate)
-      element?.rowProvided = provider?.autoTrackProperties(at: selection.indexPath, in: selection.host)
-    }
+    captureDepth += 1
+    defer { captureDepth -= 1 }
+    let (element, screen) = locator.place(capture, nested: captureDepth > 1)
+    // `if let`, not `Optional.map`: a main-actor closure handed to `map` is checked for isolation at
+    // run time on every call.
+    var screenFacts: ScreenFacts?
+    if let screen { screenFacts = ScreenFacts(screen, rules: compiled) }
     buffer.append(
-      .facts(
-        CapturedFacts(
-          kind: capture.kind, elapsed: now ?? clock.now(), rules: rules, element: element,
-          screen: placed.screen.map { ScreenFacts($0, rules: rules) })))
+      .facts(CapturedFacts(kind: capture.kind, elapsed: now ?? clock.now(), element: element, screen: screenFacts)))
   }
 }

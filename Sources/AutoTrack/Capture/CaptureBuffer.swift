@@ -20,7 +20,10 @@ final class CaptureBuffer {
   }
 
   /// Adds an item after those captured before it.
-  func append(_ item: CapturePipeline.Item) {
+  ///
+  /// - Parameter item: The item, consumed: moved into the batch, so its references are not retained
+  ///   once more and released again.
+  func append(_ item: consuming CapturePipeline.Item) {
     pending.append(item)
     if pending.count >= Self.batchLimit {
       handOff()

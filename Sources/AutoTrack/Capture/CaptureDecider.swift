@@ -29,6 +29,7 @@ struct CaptureDecider {
   ///
   /// - Parameters:
   ///   - facts: The captured facts.
+  ///   - rules: The rules in force at the capture.
   ///   - name: The event name: the configured id, else the default name.
   ///   - configured: Whether a screen rule configured `name`.
   ///   - path: The element path, `nil` for screen events.
@@ -36,9 +37,9 @@ struct CaptureDecider {
   /// - Returns: Kept, or dropped and why.
   /// - Complexity: O(1) amortized for the debounce window, plus the remote path lists' length.
   mutating func decide(
-    _ facts: CapturedFacts, named name: String, configured: Bool, path: String?, names: inout TypeNameCache
+    _ facts: CapturedFacts, rules: CompiledRules, named name: String, configured: Bool, path: String?,
+    names: inout TypeNameCache
   ) -> CaptureDecision {
-    let rules = facts.rules
     if let screen = facts.screen?.screen, !rules.ignoredScreenTypes.isEmpty {
       let type = names.name(of: screen.type)
       if rules.ignoredScreenTypes.contains(type) { return .dropped(.ignored(.screenType(type))) }

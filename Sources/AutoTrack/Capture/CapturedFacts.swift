@@ -4,11 +4,17 @@ import HeadlessUI
 /// What the tracker records about one interaction on the caller's thread: the facts as they were on
 /// screen at that moment, in a form that costs little to take and nothing to share.
 ///
-/// Only values and references are stored: the element's path is its cached base path plus the row,
-/// its content the texts its views showed (joined later), custom properties the dictionaries the app's
-/// providers returned. No string is built, no dictionary filled, no rule evaluated here; the
-/// ``CapturePipeline`` does all of that off the caller's thread, from these facts alone, so a cell
-/// reused or changed after the tap cannot leak into the event.
+/// Only values and references are stored: the element's path is the number of its cached base path
+/// plus the row, its content the texts its views showed (joined later), custom properties the
+/// dictionaries the app's providers returned. No string is built, no dictionary filled, no rule
+/// evaluated here; the ``CapturePipeline`` does all of that off the caller's thread, from these facts
+/// and the commands queued before them, so a cell reused or changed after the tap cannot leak into
+/// the event.
+///
+/// The rules and the base paths are objects both threads would otherwise touch on every capture:
+/// they travel to the pipeline as commands, once each when they change (``CapturePipeline/Item``),
+/// and the facts name a path by a ``PathID``, so recording a capture retains nothing the pipeline
+/// releases.
 ///
 /// Views and screens are recorded by identity and type only (``ObjectFacts``), so pending facts keep
 /// no view alive and nothing of a view is read off the main actor.
@@ -40,8 +46,6 @@ struct CapturedFacts: Sendable {
   var kind: Kind
   /// The time on the tracker's clock.
   var elapsed: Duration
-  /// The rules in force at the capture, so a later change of rules applies to later captures only.
-  var rules: CompiledRules
   /// The element, `nil` for screen events.
   var element: ElementFacts?
   /// The screen the interaction happened on, `nil` for an element in no screen.
@@ -64,8 +68,8 @@ struct ElementFacts: Sendable {
   var view: ObjectFacts
   /// For a selection, its list or grid (ignore marks and rules on the host apply to its rows).
   var host: ObjectFacts?
-  /// The cached path the element's path starts with.
-  var basePath: String
+  /// The cached path the element's path starts with, as the pipeline's path table numbers it.
+  var basePath: PathID
   var pathEnd: PathEnd
   /// The element's accessibility identifier at the capture.
   var identifier: String?
@@ -85,6 +89,12 @@ struct ElementFacts: Sendable {
     if case .unloadedCell = pathEnd { return false }
     return true
   }
+}
+
+/// The number of an element's base path in the pipeline's path table: the ``ElementLocator`` numbers
+/// each path it caches and queues the path with its number before the first facts that use it.
+struct PathID: Hashable, Sendable {
+  let index: UInt32
 }
 
 /// The facts about the screen of an interaction.

@@ -32,11 +32,16 @@ struct EventBuilder {
   }
 
   /// The element path of captured facts: the base path, then the row's end when there is one.
-  static func path(of element: ElementFacts, names: inout TypeNameCache) -> String {
+  ///
+  /// - Parameters:
+  ///   - element: The element's facts.
+  ///   - base: The base path the facts' ``ElementFacts/basePath`` numbers.
+  ///   - names: The stage's type names.
+  static func path(of element: ElementFacts, base: String, names: inout TypeNameCache) -> String {
     switch element.pathEnd {
-    case .none: element.basePath
-    case .cell(let indexPath): rowPath(element.basePath, names.name(of: element.view.type), indexPath)
-    case .unloadedCell(let indexPath): rowPath(element.basePath, "Cell", indexPath)
+    case .none: base
+    case .cell(let indexPath): rowPath(base, names.name(of: element.view.type), indexPath)
+    case .unloadedCell(let indexPath): rowPath(base, "Cell", indexPath)
     }
   }
 

@@ -14,14 +14,23 @@ import HeadlessUI
 /// sink sees one hand-off per round, not one per event.
 ///
 /// ### Commands
-/// Everything that changes how later captures are decided or built (``AutoTracker/ignore(_:)``,
+/// Everything that changes how later captures are decided or built (the rules, ``AutoTracker/ignore(_:)``,
 /// properties set on the tracker, the reset at ``AutoTracker/stop()``) travels in the same queue as
-/// the facts, so it applies exactly from the captures that follow it. A barrier resumes its waiter
-/// once everything queued before it has been sent to the sink.
+/// the facts, so it applies exactly from the captures that follow it. So do the element paths the
+/// facts refer to by number. The rules and the paths are the pipeline's own from then on: the
+/// caller's thread sends each once, when it changes, and never touches it per capture, so the two
+/// threads share no reference count per capture. A barrier resumes its waiter once everything
+/// queued before it has been sent to the sink.
 final class CapturePipeline: Sendable {
   /// One thing to do in capture order.
   enum Item: Sendable {
     case facts(CapturedFacts)
+    /// The rules for the captures that follow; an instance only the pipeline uses.
+    case rules(CompiledRules)
+    /// The base path numbered `id` for the captures that follow.
+    case path(PathID, String)
+    /// Every numbered path is forgotten: the numbers start over.
+    case forgetPaths
     // Settings hold their object weakly: one that is gone by the time they apply has no captures left.
     case ignore(WeakReference<View>)
     case viewProperties([String: PropertyValue], WeakReference<View>)
@@ -39,6 +48,9 @@ final class CapturePipeline: Sendable {
 
   /// What the drain owns: only the one running drain locks it, once per round, so it is never contended.
   private struct Stage {
+    var rules: CompiledRules
+    /// The base paths by ``PathID``.
+    var paths: [String] = []
     var decider = CaptureDecider()
     var builder: EventBuilder
     var names = TypeNameCache()
@@ -57,13 +69,24 @@ final class CapturePipeline: Sendable {
   private let debugOutput: DebugOutput?
   private let timestampOriginMs: Int64
 
+  /// Creates an idle pipeline.
+  ///
+  /// - Parameters:
+  ///   - rules: The rules for the first captures; later ones come as ``Item/rules(_:)``. An instance
+  ///     only the pipeline uses.
+  ///   - sink: Where kept events go.
+  ///   - timestampOriginMs: The Unix time, in milliseconds, of elapsed time zero.
+  ///   - makeEventID: Makes event ids, `nil` for random UUIDs.
+  ///   - debugOutput: Where each decision is reported.
   init(
-    sink: any EventSink, timestampOriginMs: Int64, makeEventID: (@Sendable () -> String)?, debugOutput: DebugOutput?
+    rules: CompiledRules, sink: any EventSink, timestampOriginMs: Int64, makeEventID: (@Sendable () -> String)?,
+    debugOutput: DebugOutput?
   ) {
     self.sink = sink
     self.timestampOriginMs = timestampOriginMs
     self.debugOutput = debugOutput
-    stage = SanitizerVisibleMutex(Stage(builder: EventBuilder(makeEventID: makeEventID, debugOutput: debugOutput)))
+    stage = SanitizerVisibleMutex(
+      Stage(rules: rules, builder: EventBuilder(makeEventID: makeEventID, debugOutput: debugOutput)))
   }
 
   /// The sink's refusals so far.
@@ -113,6 +136,16 @@ final class CapturePipeline: Sendable {
         switch item {
         case .facts(let facts):
           if let event = build(facts, &stage) { events.append(event) }
+        case .rules(let rules): stage.rules = rules
+        case .path(let id, let path):
+          let index = Int(id.index)
+          if index < stage.paths.count {
+            stage.paths[index] = path
+          } else {
+            stage.paths.append(contentsOf: repeatElement("", count: index - stage.paths.count))
+            stage.paths.append(path)
+          }
+        case .forgetPaths: stage.paths.removeAll(keepingCapacity: true)
         case .ignore(let view):
           if let view = view.object { stage.decider.ignore(view) }
         case .viewProperties(let properties, let view):
@@ -132,13 +165,15 @@ final class CapturePipeline: Sendable {
 
   /// Places, decides, reports and builds one capture.
   private func build(_ facts: CapturedFacts, _ stage: inout Stage) -> TrackedEvent? {
-    let rules = facts.rules
+    let rules = stage.rules
     let screenName = facts.screen.map { $0.customName ?? stage.names.name(of: $0.screen.type) }
     let configured = rules.configuredName(for: facts.kind, onScreenNamed: screenName)
     let name = configured ?? facts.kind.defaultName
-    let path = facts.element.map { EventBuilder.path(of: $0, names: &stage.names) }
+    let path = facts.element.map { element in
+      EventBuilder.path(of: element, base: stage.paths[Int(element.basePath.index)], names: &stage.names)
+    }
     let decision = stage.decider.decide(
-      facts, named: name, configured: configured != nil, path: path, names: &stage.names)
+      facts, rules: rules, named: name, configured: configured != nil, path: path, names: &stage.names)
     debugOutput?.write(.capture(event: name, elementPath: path, decision: decision))
     guard decision == .kept else { return nil }
     return stage.builder.event(

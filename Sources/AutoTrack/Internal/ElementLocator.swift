@@ -9,34 +9,60 @@ import HeadlessUI
 /// entry per list or grid, not one per row, and the row's end of the path is recorded as the index
 /// path, written out when the event is built; a row with no loaded cell ends in `Cell[section][row]`.
 /// A cache miss builds the path once, on the caller's thread.
+///
+/// The facts name a path by its number (``PathID``): each path is queued to the pipeline once, with
+/// its number, when it is cached, and the pipeline is told to forget them all when the cache starts
+/// over. Both travel in capture order, so a number always means the path cached when the facts were
+/// taken, and the caller's thread retains no string per capture that the pipeline then releases.
 @MainActor
 final class ElementLocator {
   /// A cached path; the weak view guards against a reused address, and `hasScreen` tells a screen
   /// that went away from one that never was. A class, so a hit is one retain, not two weak copies.
   private final class CachedPath {
     weak var view: View?
-    let path: String
+    let id: PathID
     weak var screen: Screen?
     let hasScreen: Bool
 
-    init(view: View, path: String, screen: Screen?) {
+    init(view: View, id: PathID, screen: Screen?) {
       self.view = view
-      self.path = path
+      self.id = id
       self.screen = screen
       self.hasScreen = screen != nil
     }
   }
 
-  /// The most paths kept; the cache starts over when full.
+  /// The most paths numbered; the cache starts over when that many were cached.
   static let capacity = 1_024
 
   // Read and written on the main actor only, never re-entrantly: no dynamic exclusivity checks.
   @exclusivity(unchecked) private var cache: [ObjectIdentifier: CachedPath] = [:]
   @exclusivity(unchecked) private var generation: UInt64 = .max
+  /// The number the next cached path gets; numbering starts over with the cache.
+  @exclusivity(unchecked) private var nextID: UInt32 = 0
+  @exclusivity(unchecked) private var isNested = false
+  /// Queues a path command to the pipeline, before the facts that use it.
+  private let send: @MainActor (CapturePipeline.Item) -> Void
 
-  /// The element of a capture with its base path and row, and the screen it is on; for screen
-  /// events, no element and the screen itself. Builds no string on a cache hit.
-  func place(_ capture: Capture) -> (element: ElementFacts?, screen: Screen?) {
+  /// Creates a locator with an empty cache.
+  ///
+  /// - Parameter send: Queues a command in capture order: `.path` for each path cached, `.forgetPaths`
+  ///   when the cache starts over.
+  init(send: @escaping @MainActor (CapturePipeline.Item) -> Void) {
+    self.send = send
+  }
+
+  /// The element of a capture with its base path and row (for a selection, with what the row's
+  /// ``AutoTrackRowPropertiesProviding`` data source or delegate returns), and the screen it is on;
+  /// for screen events, no element and the screen itself. Builds no string on a cache hit.
+  ///
+  /// - Parameters:
+  ///   - capture: The capture.
+  ///   - nested: Whether the capture happens inside another one's (the app's provider code tapped
+  ///     something): then the cache does not start over, since the outer capture's facts, not yet
+  ///     queued, may name a path of the current numbering; a stale cache is bypassed instead.
+  func place(_ capture: Capture, nested: Bool = false) -> (element: ElementFacts?, screen: Screen?) {
+    isNested = nested
     switch capture {
     case .screenView(let screen), .screenLeave(let screen, _):
       return (nil, screen)
@@ -45,24 +71,41 @@ final class ElementLocator {
     case .scrollStart(let view):
       return locate(view)
     case .selection(let selection):
-      guard let cell = selection.cell else {
-        let (hostPath, screen) = pathAndScreen(of: selection.host)
-        return (facts(selection.host, hostPath, .unloadedCell(selection.indexPath), host: selection.host), screen)
+      let host = selection.host
+      let element: View
+      let end: ElementFacts.PathEnd
+      let placed: (path: PathID, screen: Screen?)
+      if let cell = selection.cell {
+        element = cell
+        if cell.superview === host {
+          end = .cell(selection.indexPath)
+          placed = pathAndScreen(of: host)
+        } else {
+          end = .none
+          placed = pathAndScreen(of: cell)
+        }
+      } else {
+        element = host
+        end = .unloadedCell(selection.indexPath)
+        placed = pathAndScreen(of: host)
       }
-      guard cell.superview === selection.host else {
-        let (path, screen) = pathAndScreen(of: cell)
-        return (facts(cell, path, .none, host: selection.host), screen)
-      }
-      let (hostPath, screen) = pathAndScreen(of: selection.host)
-      return (facts(cell, hostPath, .cell(selection.indexPath), host: selection.host), screen)
+      var facts = facts(element, placed.path, end, host: host)
+      let provider = TypeTraits.rowProvider(selection.dataSource) ?? TypeTraits.rowProvider(selection.delegate)
+      if let provider { facts.rowProvided = provider.autoTrackProperties(at: selection.indexPath, in: host) }
+      return (facts, placed.screen)
     }
   }
 
-  private func facts(_ view: View, _ basePath: String, _ end: ElementFacts.PathEnd, host: View?) -> ElementFacts {
+  private func facts(_ view: View, _ basePath: PathID, _ end: ElementFacts.PathEnd, host: View?) -> ElementFacts {
+    var hostFacts: ObjectFacts?
+    var hostIdentifier: String?
+    if let host {
+      hostFacts = ObjectFacts(host)
+      hostIdentifier = host.accessibilityIdentifier
+    }
     var facts = ElementFacts(
-      view: ObjectFacts(view), host: host.map(ObjectFacts.init), basePath: basePath, pathEnd: end,
-      identifier: view.accessibilityIdentifier,
-      hostIdentifier: host?.accessibilityIdentifier, content: ContentSnapshot(),
+      view: ObjectFacts(view), host: hostFacts, basePath: basePath, pathEnd: end,
+      identifier: view.accessibilityIdentifier, hostIdentifier: hostIdentifier, content: ContentSnapshot(),
       selectedSegment: (view as? SegmentedControl)?.selectedIndex,
       provided: TypeTraits.propertiesProvider(view)?.autoTrackProperties, rowProvided: nil)
     // The host of a row with no loaded cell is described only as a cell of it: its texts are not the row's.
@@ -75,18 +118,28 @@ final class ElementLocator {
     return (facts(view, path, .none, host: nil), screen)
   }
 
-  private func pathAndScreen(of view: View) -> (path: String, screen: Screen?) {
-    if generation != View.treeGeneration || cache.count >= Self.capacity {
-      cache.removeAll(keepingCapacity: true)
+  private func pathAndScreen(of view: View) -> (path: PathID, screen: Screen?) {
+    // Numbers count every path cached, replaced entries too, so they bound the pipeline's table.
+    var isStale = generation != View.treeGeneration || nextID >= Self.capacity
+    if isStale, !isNested {
       generation = View.treeGeneration
+      isStale = false
+      if nextID > 0 {
+        cache.removeAll(keepingCapacity: true)
+        nextID = 0
+        send(.forgetPaths)
+      }
     }
     let key = ObjectIdentifier(view)
-    if let cached = cache[key], cached.view === view {
+    if !isStale, let cached = cache[key], cached.view === view {
       let screen = cached.screen
-      if cached.hasScreen == (screen != nil) { return (cached.path, screen) }
+      if cached.hasScreen == (screen != nil) { return (cached.id, screen) }
     }
     let described = ElementDescription.pathAndScreen(of: view)
-    cache[key] = CachedPath(view: view, path: described.path, screen: described.screen)
-    return described
+    let id = PathID(index: nextID)
+    nextID += 1
+    send(.path(id, described.path))
+    if !isStale { cache[key] = CachedPath(view: view, id: id, screen: described.screen) }
+    return (id, described.screen)
   }
 }
