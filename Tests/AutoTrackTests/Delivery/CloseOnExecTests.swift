@@ -59,10 +59,16 @@ import Testing
       }
       try #require(connected == 0, "errno \(errno)")
 
+      // The collector's side of this connection is the socket whose peer is the client's own
+      // address: found by asking each of this process's sockets, not by reading /proc/net/tcp,
+      // which lists every socket of the machine and can be read short when there are many.
+      let clientPort = try #require(localPort(of: client))
       var accepted: [OpenDescriptor] = []
       for _ in 0..<6_000 where accepted.isEmpty {
-        let inodes = establishedSocketInodes(localPort: collector.port)
-        accepted = openDescriptors { target in inodes.contains { target == "socket:[\($0)]" } }
+        accepted = openDescriptors { $0.hasPrefix("socket:") }.filter { candidate in
+          candidate.descriptor != client && peerPort(of: candidate.descriptor) == clientPort
+            && localPort(of: candidate.descriptor) == collector.port
+        }
         if accepted.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
       }
       _ = close(client)
@@ -95,22 +101,26 @@ import Testing
     }
   }
 
-  /// The inodes of the established IPv4 TCP sockets whose local port is `localPort`: the server's
-  /// side of the connections to a listener on that port.
-  private func establishedSocketInodes(localPort: UInt16) -> [String] {
-    // Read to the end: the file reports a size of 0, and a read sized by it stops after one page.
-    guard let data = try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/net/tcp")).readToEnd() else {
-      return []
+  /// The local port of an IPv4 socket, or nil when it has none.
+  private func localPort(of descriptor: Int32) -> UInt16? {
+    port(of: descriptor, getsockname)
+  }
+
+  /// The port of an IPv4 socket's peer, or nil when it is not connected.
+  private func peerPort(of descriptor: Int32) -> UInt16? {
+    port(of: descriptor, getpeername)
+  }
+
+  private func port(
+    of descriptor: Int32, _ query: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32
+  ) -> UInt16? {
+    var address = sockaddr_in()
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let status = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { query(descriptor, $0, &length) }
     }
-    let table = String(decoding: data, as: UTF8.self)
-    let port = String(localPort, radix: 16, uppercase: true)
-    let wanted = String(repeating: "0", count: 4 - port.count) + port
-    return table.split(separator: "\n").dropFirst().compactMap { line in
-      // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
-      let fields = line.split(separator: " ")
-      guard fields.count > 9, fields[1].hasSuffix(":" + wanted), fields[3] == "01" else { return nil }
-      return String(fields[9])
-    }
+    guard status == 0, address.sin_family == sa_family_t(AF_INET) else { return nil }
+    return UInt16(bigEndian: address.sin_port)
   }
 
   /// The descriptors seen by the hooks, from whichever thread ran them.
