@@ -276,9 +276,10 @@ public final class HookRegistry: Sendable {
   /// Installs a typed hook; the proxy's typed installers call it. `arityBox` is the same hook
   /// stored at its method's arity, from the generated arity overloads.
   ///
-  /// Nothing here depends on input: the declaration was checked when it was made (a defect stops
-  /// the program, as a table is source code), and a typed install reaches a live registry — the
-  /// proxy's own, called through the proxy, or the type's, which never dies.
+  /// Nothing here depends on input: a defect in the method's declaration stops the program here
+  /// (a table is source code; `validateMethodTable()` lists the defects in a test), and a typed
+  /// install reaches a live registry — the proxy's own, called through the proxy, or the type's,
+  /// which never dies.
   internal func installTyped(
     method: ProxyMethod, position: HookPosition, once: Bool, kind: HookEntry.Kind, box: AnyObject,
     arityBox: AnyObject? = nil
