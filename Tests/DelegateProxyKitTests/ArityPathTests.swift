@@ -6,16 +6,6 @@ import Testing
 /// Forwarding and typed hooks on methods of every arity from 0 to 7 and every effect kind: the
 /// generated arity paths (0–6 arguments) and the parameter-pack path (7) must behave the same.
 @MainActor @Suite struct ArityPathTests {
-  /// Calls `method` on `target`, failures as values: the value, `"()"`, or the error's identity.
-  private func outcome(of method: ArityCase, on target: any ArityProbe, _ arguments: [ArityArgument]) async -> String {
-    do {
-      let value = try await method.call(target, arguments)
-      return value.map { "success(\($0))" } ?? "success(())"
-    } catch {
-      return ArityCase.describe(Result<Int, any Error>.failure(error))
-    }
-  }
-
   @Test(arguments: ArityCase.all, [false, true])
   func forwardingGivesWhatTheDirectCallGives(_ method: ArityCase, hooked: Bool) async throws {
     let arguments = ArityArgument.make(method.arity)
@@ -30,8 +20,8 @@ import Testing
     for fails in [false, true] where fails == false || method.effects.throwsErrors {
       direct.fails = fails
       delegate.fails = fails
-      let expected = await outcome(of: method, on: direct, arguments)
-      let forwarded = await outcome(of: method, on: proxy, arguments)
+      let expected = await method.outcome(on: direct, arguments)
+      let forwarded = await method.outcome(on: proxy, arguments)
       // The error is the delegate's own instance, so compare each with its own recorder's.
       #expect(
         forwarded.replacing(ArityCase.describe(Result<Int, ArityFailure>.failure(delegate.failure)), with: "failure")
@@ -62,7 +52,7 @@ import Testing
       let arityCalls = proxy.hooks.arityPathCalls.load(ordering: .relaxed)
       let packCalls = proxy.hooks.packPathCalls.load(ordering: .relaxed)
     #endif
-    let result = await outcome(of: method, on: proxy, arguments)
+    let result = await method.outcome(on: proxy, arguments)
     #if DEBUG
       // Overload resolution picked the generated arity overloads (or, past 6, the pack ones).
       #expect(proxy.hooks.arityPathCalls.load(ordering: .relaxed) - arityCalls == (method.hasArityPath ? 1 : 0))
@@ -94,7 +84,7 @@ import Testing
     _ = method.hookBefore(proxy, true) { _ in before += 1 }
     _ = method.hookAfter(proxy, true) { _, _ in after += 1 }
     _ = method.hookInstead(proxy, true) { instead += 1 }
-    for _ in 0..<3 { _ = await outcome(of: method, on: proxy, arguments) }
+    for _ in 0..<3 { _ = await method.outcome(on: proxy, arguments) }
     #expect([before, after, instead] == [1, 1, 1])
     #expect(proxy.hooks.isEmpty)
     // The instead hook went on with `original`: the delegate got every call.
@@ -115,10 +105,10 @@ import Testing
       _ = try? before.remove()
       _ = try? after.remove()
     }
-    _ = await outcome(of: method, on: proxy, arguments)
+    _ = await method.outcome(on: proxy, arguments)
     #expect(log.all == ["type before", "instance before", "type after", "instance after"])
     log.reset()
-    _ = await outcome(of: method, on: other, arguments)
+    _ = await method.outcome(on: other, arguments)
     #expect(log.all == ["type before", "type after"])
   }
 }
@@ -133,60 +123,25 @@ import Testing
 
   @Test(arguments: ArityCase.stress)
   func hooksComeAndGoWhileCallsGoThrough(_ method: ArityStressCase) async throws {
-    let wrongResults = AtomicCounter()
-    let wrongArguments = AtomicCounter()
-    let onceFired = AtomicCounter()
-    let installed = AtomicCounter()
-    let delivered = AtomicCounter()
     let expected = ArityArgument.answer(ArityArgument.make(method.arity))
-    var bodies: [@Sendable () -> Void] = (0..<4).map { _ in
-      {
-        // Each caller has its own proxy and delegate: only the type-wide hooks are shared.
-        let arguments = ArityArgument.make(method.arity)
-        let delegate = ArityRecorder()
-        let proxy = ArityStressProxy(forwardee: delegate)
-        for _ in 0..<Self.callsPerCaller where method.call(proxy, arguments) != expected {
-          wrongResults.increment()
+    let tally = await runArityStress(
+      method, calls: Self.callsPerCaller, rounds: Self.hookRounds, makeProxy: { ArityStressProxy(forwardee: $0) },
+      install: { worker, round, check, wrongArguments, onceFired in
+        if (round + worker).isMultiple(of: 2) {
+          return method.hookBefore(false) { received in check(received) }
         }
-        delivered.add(delegate.log.count(prefix: "plain\(method.arity)"))
-      }
-    }
-    for worker in 0..<4 {
-      bodies.append {
-        for round in 0..<Self.hookRounds {
-          let check: @Sendable ([ArityArgument]) -> Void = { received in
-            if received.count != method.arity || received.map(\.value) != ArityArgument.make(method.arity).map(\.value)
-            {
-              wrongArguments.increment()
-            }
-          }
-          let token: HookToken?
-          if (round + worker).isMultiple(of: 2) {
-            token = method.hookBefore(false) { received in
-              check(received)
-            }
-          } else {
-            token = method.hookAfter(true) { value, received in
-              check(received)
-              if value != "\(expected)" { wrongArguments.increment() }
-              onceFired.increment()
-            }
-          }
-          if let token {
-            installed.increment()
-            _ = try? token.remove()
-          }
+        return method.hookAfter(true) { value, received in
+          check(received)
+          if value != "\(expected)" { wrongArguments.increment() }
+          onceFired.increment()
         }
-      }
-    }
-    await runOnThreads(bodies)
-
-    #expect(wrongResults.value == 0)
-    #expect(wrongArguments.value == 0)
-    #expect(delivered.value == 4 * Self.callsPerCaller)
-    #expect(installed.value == 4 * Self.hookRounds)
+      })
+    #expect(tally.wrongResults == 0)
+    #expect(tally.wrongArguments == 0)
+    #expect(tally.delivered == 4 * Self.callsPerCaller)
+    #expect(tally.installed == 4 * Self.hookRounds)
     #expect(ArityStressProxy.typeHooks.isEmpty)
     // A once-only hook runs at most once per installation.
-    #expect(onceFired.value <= 4 * Self.hookRounds / 2)
+    #expect(tally.onceFired <= 4 * Self.hookRounds / 2)
   }
 }

@@ -214,9 +214,10 @@ extension DelegateProxy {
       method, method.reifier, orElse: { () async throws(Failure) -> Result in try await call(defaults) }, to: call)
   }
 
-  /// A hooked or linked `async` call of a method of 0 arguments: before hooks, the forwardee,
-  /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
-  /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
+  /// A hooked or linked `async` call of a method of 0 arguments: before hooks, the instead chain
+  /// or the forwardee, after hooks, each called at the method's arity. A call with string-keyed
+  /// hooks, or with an instead hook installed from code generic over the pack, takes the
+  /// parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
   ///
   /// Inlined into the proxy's method, like the hook-free path: an `async` function of its own
   /// would cost the call a frame (a task allocation and a hop back to the caller's isolation), and
@@ -239,7 +240,7 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try await callForwardeeAsync0(method, orElse: fallback, to: call)
     }
-    if hooks.insteadCount > 0 || hooks.needsInvocation {
+    if hooks.needsPackPath {
       return try await runHookedAsync(hooks, method, reifier, orElse: fallback, to: call)
     }
     #if DEBUG
@@ -249,7 +250,13 @@ extension DelegateProxy {
     if let instance = hooks.instance { runBefore0(of: instance) }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
-      outcome = .success(try await callForwardeeAsync0(method, orElse: fallback, to: call))
+      if hooks.insteadCount > 0 {
+        outcome = .success(
+          try await runInsteadAsync0(
+            hooks, from: 0, method, orElse: await Self.outcome(of: fallback), to: call))
+      } else {
+        outcome = .success(try await callForwardeeAsync0(method, orElse: fallback, to: call))
+      }
     } catch {
       outcome = .failure(error)
     }
@@ -491,9 +498,10 @@ extension DelegateProxy {
       to: call)
   }
 
-  /// A hooked or linked `async` call of a method of 1 argument: before hooks, the forwardee,
-  /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
-  /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
+  /// A hooked or linked `async` call of a method of 1 argument: before hooks, the instead chain
+  /// or the forwardee, after hooks, each called at the method's arity. A call with string-keyed
+  /// hooks, or with an instead hook installed from code generic over the pack, takes the
+  /// parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
   ///
   /// Inlined into the proxy's method, like the hook-free path: an `async` function of its own
   /// would cost the call a frame (a task allocation and a hop back to the caller's isolation), and
@@ -516,7 +524,7 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try await callForwardeeAsync1(method, a0, orElse: fallback, to: call)
     }
-    if hooks.insteadCount > 0 || hooks.needsInvocation {
+    if hooks.needsPackPath {
       return try await runHookedAsync(hooks, method, reifier, a0, orElse: fallback, to: call)
     }
     #if DEBUG
@@ -526,7 +534,13 @@ extension DelegateProxy {
     if let instance = hooks.instance { runBefore1(of: instance, a0) }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
-      outcome = .success(try await callForwardeeAsync1(method, a0, orElse: fallback, to: call))
+      if hooks.insteadCount > 0 {
+        outcome = .success(
+          try await runInsteadAsync1(
+            hooks, from: 0, method, a0, orElse: await Self.outcome(of: fallback), to: call))
+      } else {
+        outcome = .success(try await callForwardeeAsync1(method, a0, orElse: fallback, to: call))
+      }
     } catch {
       outcome = .failure(error)
     }
@@ -776,9 +790,10 @@ extension DelegateProxy {
       orElse: { () async throws(Failure) -> Result in try await call(defaults, a0, a1) }, to: call)
   }
 
-  /// A hooked or linked `async` call of a method of 2 arguments: before hooks, the forwardee,
-  /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
-  /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
+  /// A hooked or linked `async` call of a method of 2 arguments: before hooks, the instead chain
+  /// or the forwardee, after hooks, each called at the method's arity. A call with string-keyed
+  /// hooks, or with an instead hook installed from code generic over the pack, takes the
+  /// parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
   ///
   /// Inlined into the proxy's method, like the hook-free path: an `async` function of its own
   /// would cost the call a frame (a task allocation and a hop back to the caller's isolation), and
@@ -801,7 +816,7 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try await callForwardeeAsync2(method, a0, a1, orElse: fallback, to: call)
     }
-    if hooks.insteadCount > 0 || hooks.needsInvocation {
+    if hooks.needsPackPath {
       return try await runHookedAsync(hooks, method, reifier, a0, a1, orElse: fallback, to: call)
     }
     #if DEBUG
@@ -811,7 +826,13 @@ extension DelegateProxy {
     if let instance = hooks.instance { runBefore2(of: instance, a0, a1) }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
-      outcome = .success(try await callForwardeeAsync2(method, a0, a1, orElse: fallback, to: call))
+      if hooks.insteadCount > 0 {
+        outcome = .success(
+          try await runInsteadAsync2(
+            hooks, from: 0, method, a0, a1, orElse: await Self.outcome(of: fallback), to: call))
+      } else {
+        outcome = .success(try await callForwardeeAsync2(method, a0, a1, orElse: fallback, to: call))
+      }
     } catch {
       outcome = .failure(error)
     }
@@ -1072,9 +1093,10 @@ extension DelegateProxy {
       orElse: { () async throws(Failure) -> Result in try await call(defaults, a0, a1, a2) }, to: call)
   }
 
-  /// A hooked or linked `async` call of a method of 3 arguments: before hooks, the forwardee,
-  /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
-  /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
+  /// A hooked or linked `async` call of a method of 3 arguments: before hooks, the instead chain
+  /// or the forwardee, after hooks, each called at the method's arity. A call with string-keyed
+  /// hooks, or with an instead hook installed from code generic over the pack, takes the
+  /// parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
   ///
   /// Inlined into the proxy's method, like the hook-free path: an `async` function of its own
   /// would cost the call a frame (a task allocation and a hop back to the caller's isolation), and
@@ -1097,7 +1119,7 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try await callForwardeeAsync3(method, a0, a1, a2, orElse: fallback, to: call)
     }
-    if hooks.insteadCount > 0 || hooks.needsInvocation {
+    if hooks.needsPackPath {
       return try await runHookedAsync(hooks, method, reifier, a0, a1, a2, orElse: fallback, to: call)
     }
     #if DEBUG
@@ -1107,7 +1129,13 @@ extension DelegateProxy {
     if let instance = hooks.instance { runBefore3(of: instance, a0, a1, a2) }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
-      outcome = .success(try await callForwardeeAsync3(method, a0, a1, a2, orElse: fallback, to: call))
+      if hooks.insteadCount > 0 {
+        outcome = .success(
+          try await runInsteadAsync3(
+            hooks, from: 0, method, a0, a1, a2, orElse: await Self.outcome(of: fallback), to: call))
+      } else {
+        outcome = .success(try await callForwardeeAsync3(method, a0, a1, a2, orElse: fallback, to: call))
+      }
     } catch {
       outcome = .failure(error)
     }
@@ -1376,9 +1404,10 @@ extension DelegateProxy {
       orElse: { () async throws(Failure) -> Result in try await call(defaults, a0, a1, a2, a3) }, to: call)
   }
 
-  /// A hooked or linked `async` call of a method of 4 arguments: before hooks, the forwardee,
-  /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
-  /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
+  /// A hooked or linked `async` call of a method of 4 arguments: before hooks, the instead chain
+  /// or the forwardee, after hooks, each called at the method's arity. A call with string-keyed
+  /// hooks, or with an instead hook installed from code generic over the pack, takes the
+  /// parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
   ///
   /// Inlined into the proxy's method, like the hook-free path: an `async` function of its own
   /// would cost the call a frame (a task allocation and a hop back to the caller's isolation), and
@@ -1401,7 +1430,7 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try await callForwardeeAsync4(method, a0, a1, a2, a3, orElse: fallback, to: call)
     }
-    if hooks.insteadCount > 0 || hooks.needsInvocation {
+    if hooks.needsPackPath {
       return try await runHookedAsync(hooks, method, reifier, a0, a1, a2, a3, orElse: fallback, to: call)
     }
     #if DEBUG
@@ -1411,7 +1440,13 @@ extension DelegateProxy {
     if let instance = hooks.instance { runBefore4(of: instance, a0, a1, a2, a3) }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
-      outcome = .success(try await callForwardeeAsync4(method, a0, a1, a2, a3, orElse: fallback, to: call))
+      if hooks.insteadCount > 0 {
+        outcome = .success(
+          try await runInsteadAsync4(
+            hooks, from: 0, method, a0, a1, a2, a3, orElse: await Self.outcome(of: fallback), to: call))
+      } else {
+        outcome = .success(try await callForwardeeAsync4(method, a0, a1, a2, a3, orElse: fallback, to: call))
+      }
     } catch {
       outcome = .failure(error)
     }
@@ -1687,9 +1722,10 @@ extension DelegateProxy {
       orElse: { () async throws(Failure) -> Result in try await call(defaults, a0, a1, a2, a3, a4) }, to: call)
   }
 
-  /// A hooked or linked `async` call of a method of 5 arguments: before hooks, the forwardee,
-  /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
-  /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
+  /// A hooked or linked `async` call of a method of 5 arguments: before hooks, the instead chain
+  /// or the forwardee, after hooks, each called at the method's arity. A call with string-keyed
+  /// hooks, or with an instead hook installed from code generic over the pack, takes the
+  /// parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
   ///
   /// Inlined into the proxy's method, like the hook-free path: an `async` function of its own
   /// would cost the call a frame (a task allocation and a hop back to the caller's isolation), and
@@ -1713,7 +1749,7 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try await callForwardeeAsync5(method, a0, a1, a2, a3, a4, orElse: fallback, to: call)
     }
-    if hooks.insteadCount > 0 || hooks.needsInvocation {
+    if hooks.needsPackPath {
       return try await runHookedAsync(hooks, method, reifier, a0, a1, a2, a3, a4, orElse: fallback, to: call)
     }
     #if DEBUG
@@ -1723,7 +1759,13 @@ extension DelegateProxy {
     if let instance = hooks.instance { runBefore5(of: instance, a0, a1, a2, a3, a4) }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
-      outcome = .success(try await callForwardeeAsync5(method, a0, a1, a2, a3, a4, orElse: fallback, to: call))
+      if hooks.insteadCount > 0 {
+        outcome = .success(
+          try await runInsteadAsync5(
+            hooks, from: 0, method, a0, a1, a2, a3, a4, orElse: await Self.outcome(of: fallback), to: call))
+      } else {
+        outcome = .success(try await callForwardeeAsync5(method, a0, a1, a2, a3, a4, orElse: fallback, to: call))
+      }
     } catch {
       outcome = .failure(error)
     }
@@ -2006,9 +2048,10 @@ extension DelegateProxy {
       orElse: { () async throws(Failure) -> Result in try await call(defaults, a0, a1, a2, a3, a4, a5) }, to: call)
   }
 
-  /// A hooked or linked `async` call of a method of 6 arguments: before hooks, the forwardee,
-  /// after hooks, each called at the method's arity. A call with instead or string-keyed hooks
-  /// takes the parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
+  /// A hooked or linked `async` call of a method of 6 arguments: before hooks, the instead chain
+  /// or the forwardee, after hooks, each called at the method's arity. A call with string-keyed
+  /// hooks, or with an instead hook installed from code generic over the pack, takes the
+  /// parameter-pack path (``runHookedAsync(_:_:_:_:orElse:to:)``).
   ///
   /// Inlined into the proxy's method, like the hook-free path: an `async` function of its own
   /// would cost the call a frame (a task allocation and a hop back to the caller's isolation), and
@@ -2032,7 +2075,7 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try await callForwardeeAsync6(method, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
     }
-    if hooks.insteadCount > 0 || hooks.needsInvocation {
+    if hooks.needsPackPath {
       return try await runHookedAsync(hooks, method, reifier, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
     }
     #if DEBUG
@@ -2042,7 +2085,13 @@ extension DelegateProxy {
     if let instance = hooks.instance { runBefore6(of: instance, a0, a1, a2, a3, a4, a5) }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
-      outcome = .success(try await callForwardeeAsync6(method, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call))
+      if hooks.insteadCount > 0 {
+        outcome = .success(
+          try await runInsteadAsync6(
+            hooks, from: 0, method, a0, a1, a2, a3, a4, a5, orElse: await Self.outcome(of: fallback), to: call))
+      } else {
+        outcome = .success(try await callForwardeeAsync6(method, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call))
+      }
     } catch {
       outcome = .failure(error)
     }

@@ -154,9 +154,10 @@ extension DelegateProxy {
     return try forwardHooked0(method, { method.reifier }, orElse: fallback, to: call)
   }
 
-  /// A hooked call of a method of 0 arguments: before hooks, the forwardee, after hooks, each
-  /// called at the method's arity. A call with instead or string-keyed hooks takes the
-  /// parameter-pack path (``runHooked(_:_:_:_:_:orElse:to:)``).
+  /// A hooked call of a method of 0 arguments: before hooks, the instead chain or the forwardee,
+  /// after hooks, each called at the method's arity. A call with string-keyed hooks, or with an
+  /// instead hook installed from code generic over the pack, takes the parameter-pack path
+  /// (``runHooked(_:_:_:_:_:orElse:to:)``).
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked0<Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<Result>?,
@@ -186,7 +187,11 @@ extension DelegateProxy {
     if let instance = hooks.instance { runBefore0(of: instance) }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
-      outcome = .success(try callForwardee0(path, method.selector, orElse: fallback, to: call))
+      if hooks.insteadCount > 0 {
+        outcome = .success(try runInstead0(hooks, from: 0, method, path, orElse: fallback, to: call))
+      } else {
+        outcome = .success(try callForwardee0(path, method.selector, orElse: fallback, to: call))
+      }
     } catch {
       outcome = .failure(error)
     }
@@ -434,9 +439,10 @@ extension DelegateProxy {
     return try forwardHooked1(method, { method.reifier }, a0, orElse: fallback, to: call)
   }
 
-  /// A hooked call of a method of 1 argument: before hooks, the forwardee, after hooks, each
-  /// called at the method's arity. A call with instead or string-keyed hooks takes the
-  /// parameter-pack path (``runHooked(_:_:_:_:_:orElse:to:)``).
+  /// A hooked call of a method of 1 argument: before hooks, the instead chain or the forwardee,
+  /// after hooks, each called at the method's arity. A call with string-keyed hooks, or with an
+  /// instead hook installed from code generic over the pack, takes the parameter-pack path
+  /// (``runHooked(_:_:_:_:_:orElse:to:)``).
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked1<A0, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, Result>?, _ a0: A0,
@@ -466,7 +472,11 @@ extension DelegateProxy {
     if let instance = hooks.instance { runBefore1(of: instance, a0) }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
-      outcome = .success(try callForwardee1(path, method.selector, a0, orElse: fallback, to: call))
+      if hooks.insteadCount > 0 {
+        outcome = .success(try runInstead1(hooks, from: 0, method, path, a0, orElse: fallback, to: call))
+      } else {
+        outcome = .success(try callForwardee1(path, method.selector, a0, orElse: fallback, to: call))
+      }
     } catch {
       outcome = .failure(error)
     }
@@ -718,9 +728,10 @@ extension DelegateProxy {
     return try forwardHooked2(method, { method.reifier }, a0, a1, orElse: fallback, to: call)
   }
 
-  /// A hooked call of a method of 2 arguments: before hooks, the forwardee, after hooks, each
-  /// called at the method's arity. A call with instead or string-keyed hooks takes the
-  /// parameter-pack path (``runHooked(_:_:_:_:_:orElse:to:)``).
+  /// A hooked call of a method of 2 arguments: before hooks, the instead chain or the forwardee,
+  /// after hooks, each called at the method's arity. A call with string-keyed hooks, or with an
+  /// instead hook installed from code generic over the pack, takes the parameter-pack path
+  /// (``runHooked(_:_:_:_:_:orElse:to:)``).
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked2<A0, A1, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, Result>?, _ a0: A0, _ a1: A1,
@@ -750,7 +761,11 @@ extension DelegateProxy {
     if let instance = hooks.instance { runBefore2(of: instance, a0, a1) }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
-      outcome = .success(try callForwardee2(path, method.selector, a0, a1, orElse: fallback, to: call))
+      if hooks.insteadCount > 0 {
+        outcome = .success(try runInstead2(hooks, from: 0, method, path, a0, a1, orElse: fallback, to: call))
+      } else {
+        outcome = .success(try callForwardee2(path, method.selector, a0, a1, orElse: fallback, to: call))
+      }
     } catch {
       outcome = .failure(error)
     }
@@ -1009,9 +1024,10 @@ extension DelegateProxy {
     return try forwardHooked3(method, { method.reifier }, a0, a1, a2, orElse: fallback, to: call)
   }
 
-  /// A hooked call of a method of 3 arguments: before hooks, the forwardee, after hooks, each
-  /// called at the method's arity. A call with instead or string-keyed hooks takes the
-  /// parameter-pack path (``runHooked(_:_:_:_:_:orElse:to:)``).
+  /// A hooked call of a method of 3 arguments: before hooks, the instead chain or the forwardee,
+  /// after hooks, each called at the method's arity. A call with string-keyed hooks, or with an
+  /// instead hook installed from code generic over the pack, takes the parameter-pack path
+  /// (``runHooked(_:_:_:_:_:orElse:to:)``).
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked3<A0, A1, A2, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, A2, Result>?, _ a0: A0, _ a1: A1, _ a2: A2,
@@ -1042,7 +1058,11 @@ extension DelegateProxy {
     if let instance = hooks.instance { runBefore3(of: instance, a0, a1, a2) }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
-      outcome = .success(try callForwardee3(path, method.selector, a0, a1, a2, orElse: fallback, to: call))
+      if hooks.insteadCount > 0 {
+        outcome = .success(try runInstead3(hooks, from: 0, method, path, a0, a1, a2, orElse: fallback, to: call))
+      } else {
+        outcome = .success(try callForwardee3(path, method.selector, a0, a1, a2, orElse: fallback, to: call))
+      }
     } catch {
       outcome = .failure(error)
     }
@@ -1305,9 +1325,10 @@ extension DelegateProxy {
     return try forwardHooked4(method, { method.reifier }, a0, a1, a2, a3, orElse: fallback, to: call)
   }
 
-  /// A hooked call of a method of 4 arguments: before hooks, the forwardee, after hooks, each
-  /// called at the method's arity. A call with instead or string-keyed hooks takes the
-  /// parameter-pack path (``runHooked(_:_:_:_:_:orElse:to:)``).
+  /// A hooked call of a method of 4 arguments: before hooks, the instead chain or the forwardee,
+  /// after hooks, each called at the method's arity. A call with string-keyed hooks, or with an
+  /// instead hook installed from code generic over the pack, takes the parameter-pack path
+  /// (``runHooked(_:_:_:_:_:orElse:to:)``).
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked4<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, A2, A3, Result>?, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
@@ -1338,7 +1359,11 @@ extension DelegateProxy {
     if let instance = hooks.instance { runBefore4(of: instance, a0, a1, a2, a3) }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
-      outcome = .success(try callForwardee4(path, method.selector, a0, a1, a2, a3, orElse: fallback, to: call))
+      if hooks.insteadCount > 0 {
+        outcome = .success(try runInstead4(hooks, from: 0, method, path, a0, a1, a2, a3, orElse: fallback, to: call))
+      } else {
+        outcome = .success(try callForwardee4(path, method.selector, a0, a1, a2, a3, orElse: fallback, to: call))
+      }
     } catch {
       outcome = .failure(error)
     }
@@ -1612,9 +1637,10 @@ extension DelegateProxy {
     return try forwardHooked5(method, { method.reifier }, a0, a1, a2, a3, a4, orElse: fallback, to: call)
   }
 
-  /// A hooked call of a method of 5 arguments: before hooks, the forwardee, after hooks, each
-  /// called at the method's arity. A call with instead or string-keyed hooks takes the
-  /// parameter-pack path (``runHooked(_:_:_:_:_:orElse:to:)``).
+  /// A hooked call of a method of 5 arguments: before hooks, the instead chain or the forwardee,
+  /// after hooks, each called at the method's arity. A call with string-keyed hooks, or with an
+  /// instead hook installed from code generic over the pack, takes the parameter-pack path
+  /// (``runHooked(_:_:_:_:_:orElse:to:)``).
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked5<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, A2, A3, A4, Result>?, _ a0: A0, _ a1: A1, _ a2: A2,
@@ -1646,7 +1672,12 @@ extension DelegateProxy {
     if let instance = hooks.instance { runBefore5(of: instance, a0, a1, a2, a3, a4) }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
-      outcome = .success(try callForwardee5(path, method.selector, a0, a1, a2, a3, a4, orElse: fallback, to: call))
+      if hooks.insteadCount > 0 {
+        outcome = .success(
+          try runInstead5(hooks, from: 0, method, path, a0, a1, a2, a3, a4, orElse: fallback, to: call))
+      } else {
+        outcome = .success(try callForwardee5(path, method.selector, a0, a1, a2, a3, a4, orElse: fallback, to: call))
+      }
     } catch {
       outcome = .failure(error)
     }
@@ -1926,9 +1957,10 @@ extension DelegateProxy {
     return try forwardHooked6(method, { method.reifier }, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
   }
 
-  /// A hooked call of a method of 6 arguments: before hooks, the forwardee, after hooks, each
-  /// called at the method's arity. A call with instead or string-keyed hooks takes the
-  /// parameter-pack path (``runHooked(_:_:_:_:_:orElse:to:)``).
+  /// A hooked call of a method of 6 arguments: before hooks, the instead chain or the forwardee,
+  /// after hooks, each called at the method's arity. A call with string-keyed hooks, or with an
+  /// instead hook installed from code generic over the pack, takes the parameter-pack path
+  /// (``runHooked(_:_:_:_:_:orElse:to:)``).
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked6<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, A2, A3, A4, A5, Result>?, _ a0: A0, _ a1: A1, _ a2: A2,
@@ -1960,7 +1992,13 @@ extension DelegateProxy {
     if let instance = hooks.instance { runBefore6(of: instance, a0, a1, a2, a3, a4, a5) }
     let outcome: Swift.Result<Result, Failure>
     do throws(Failure) {
-      outcome = .success(try callForwardee6(path, method.selector, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call))
+      if hooks.insteadCount > 0 {
+        outcome = .success(
+          try runInstead6(hooks, from: 0, method, path, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call))
+      } else {
+        outcome = .success(
+          try callForwardee6(path, method.selector, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call))
+      }
     } catch {
       outcome = .failure(error)
     }

@@ -55,6 +55,30 @@ extension MethodTableProxy {
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
 
+  /// Installs a hook on every proxy of this type that runs in place of each call of a plain method of 0 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall0``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<Result>(
+    _ method: KeyPath<Methods, DelegateMethod<Result>>, once: Bool = false,
+    _ body: @escaping @Sendable (OriginalCall0<ProxiedDelegate, Result, Never>) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original in
+        body(OriginalCall0(.packed(original)))
+      },
+      arityBox: InsteadHook0(body))
+  }
+
   /// Installs a hook on every proxy of this type that runs before each call of a throwing method of 0 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -89,6 +113,30 @@ extension MethodTableProxy {
     return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook0(body))
+  }
+
+  /// Installs a hook on every proxy of this type that runs in place of each call of a throwing method of 0 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall0``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<Result, Failure: Error>(
+    _ method: KeyPath<Methods, ThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
+    _ body: @escaping @Sendable (OriginalCall0<ProxiedDelegate, Result, Failure>) throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original throws(Failure) in
+        try body(OriginalCall0(.packed(original)))
+      },
+      arityBox: InsteadHook0(body))
   }
 
   /// Installs a hook on every proxy of this type that runs before each call of an `async` method of 0 arguments: the same as
@@ -143,6 +191,31 @@ extension MethodTableProxy {
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
 
+  /// Installs an `async` hook on every proxy of this type that runs in place of each call of an `async` method of 0 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall0``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<Result>(
+    _ method: KeyPath<Methods, AsyncDelegateMethod<Result>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping @Sendable (AsyncOriginalCall0<ProxiedDelegate, Result, Never>) async -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original async in
+        await body(AsyncOriginalCall0(.packed(original)))
+      },
+      arityBox: AsyncInsteadHook0(body))
+  }
+
   /// Installs a hook on every proxy of this type that runs before each call of an `async throws` method of 0 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -177,6 +250,32 @@ extension MethodTableProxy {
     return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook0(body))
+  }
+
+  /// Installs an `async` hook on every proxy of this type that runs in place of each call of an `async throws` method of 0 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall0``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<Result, Failure: Error>(
+    _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping @Sendable (AsyncOriginalCall0<ProxiedDelegate, Result, Failure>)
+      async throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original async throws(Failure) in
+        try await body(AsyncOriginalCall0(.packed(original)))
+      },
+      arityBox: AsyncInsteadHook0(body))
   }
 
   // MARK: 1 argument
@@ -233,6 +332,30 @@ extension MethodTableProxy {
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
 
+  /// Installs a hook on every proxy of this type that runs in place of each call of a plain method of 1 argument: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall1``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, Result>(
+    _ method: KeyPath<Methods, DelegateMethod<A0, Result>>, once: Bool = false,
+    _ body: @escaping @Sendable (OriginalCall1<ProxiedDelegate, A0, Result, Never>, A0) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0 in
+        body(OriginalCall1(.packed(original)), a0)
+      },
+      arityBox: InsteadHook1(body))
+  }
+
   /// Installs a hook on every proxy of this type that runs before each call of a throwing method of 1 argument: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -267,6 +390,30 @@ extension MethodTableProxy {
     return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook1(body))
+  }
+
+  /// Installs a hook on every proxy of this type that runs in place of each call of a throwing method of 1 argument: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall1``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, Result, Failure: Error>(
+    _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
+    _ body: @escaping @Sendable (OriginalCall1<ProxiedDelegate, A0, Result, Failure>, A0) throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0 throws(Failure) in
+        try body(OriginalCall1(.packed(original)), a0)
+      },
+      arityBox: InsteadHook1(body))
   }
 
   /// Installs a hook on every proxy of this type that runs before each call of an `async` method of 1 argument: the same as
@@ -323,6 +470,32 @@ extension MethodTableProxy {
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
 
+  /// Installs an `async` hook on every proxy of this type that runs in place of each call of an `async` method of 1 argument: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall1``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, Result>(
+    _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Result>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping @Sendable (AsyncOriginalCall1<ProxiedDelegate, A0, Result, Never>, A0) async ->
+      Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0 async in
+        await body(AsyncOriginalCall1(.packed(original)), a0)
+      },
+      arityBox: AsyncInsteadHook1(body))
+  }
+
   /// Installs a hook on every proxy of this type that runs before each call of an `async throws` method of 1 argument: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -357,6 +530,32 @@ extension MethodTableProxy {
     return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook1(body))
+  }
+
+  /// Installs an `async` hook on every proxy of this type that runs in place of each call of an `async throws` method of 1 argument: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall1``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, Result, Failure: Error>(
+    _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping @Sendable (AsyncOriginalCall1<ProxiedDelegate, A0, Result, Failure>, A0)
+      async throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0 async throws(Failure) in
+        try await body(AsyncOriginalCall1(.packed(original)), a0)
+      },
+      arityBox: AsyncInsteadHook1(body))
   }
 
   // MARK: 2 arguments
@@ -415,6 +614,30 @@ extension MethodTableProxy {
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
 
+  /// Installs a hook on every proxy of this type that runs in place of each call of a plain method of 2 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall2``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, Result>(
+    _ method: KeyPath<Methods, DelegateMethod<A0, A1, Result>>, once: Bool = false,
+    _ body: @escaping @Sendable (OriginalCall2<ProxiedDelegate, A0, A1, Result, Never>, A0, A1) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1 in
+        body(OriginalCall2(.packed(original)), a0, a1)
+      },
+      arityBox: InsteadHook2(body))
+  }
+
   /// Installs a hook on every proxy of this type that runs before each call of a throwing method of 2 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -449,6 +672,31 @@ extension MethodTableProxy {
     return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook2(body))
+  }
+
+  /// Installs a hook on every proxy of this type that runs in place of each call of a throwing method of 2 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall2``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, Result, Failure: Error>(
+    _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
+    _ body:
+      @escaping @Sendable (OriginalCall2<ProxiedDelegate, A0, A1, Result, Failure>, A0, A1) throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1 throws(Failure) in
+        try body(OriginalCall2(.packed(original)), a0, a1)
+      },
+      arityBox: InsteadHook2(body))
   }
 
   /// Installs a hook on every proxy of this type that runs before each call of an `async` method of 2 arguments: the same as
@@ -505,6 +753,32 @@ extension MethodTableProxy {
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
 
+  /// Installs an `async` hook on every proxy of this type that runs in place of each call of an `async` method of 2 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall2``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, Result>(
+    _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Result>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping @Sendable (AsyncOriginalCall2<ProxiedDelegate, A0, A1, Result, Never>, A0, A1)
+      async -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1 async in
+        await body(AsyncOriginalCall2(.packed(original)), a0, a1)
+      },
+      arityBox: AsyncInsteadHook2(body))
+  }
+
   /// Installs a hook on every proxy of this type that runs before each call of an `async throws` method of 2 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -539,6 +813,32 @@ extension MethodTableProxy {
     return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook2(body))
+  }
+
+  /// Installs an `async` hook on every proxy of this type that runs in place of each call of an `async throws` method of 2 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall2``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, Result, Failure: Error>(
+    _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping @Sendable (AsyncOriginalCall2<ProxiedDelegate, A0, A1, Result, Failure>, A0, A1)
+      async throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1 async throws(Failure) in
+        try await body(AsyncOriginalCall2(.packed(original)), a0, a1)
+      },
+      arityBox: AsyncInsteadHook2(body))
   }
 
   // MARK: 3 arguments
@@ -597,6 +897,30 @@ extension MethodTableProxy {
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
 
+  /// Installs a hook on every proxy of this type that runs in place of each call of a plain method of 3 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall3``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, A2, Result>(
+    _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
+    _ body: @escaping @Sendable (OriginalCall3<ProxiedDelegate, A0, A1, A2, Result, Never>, A0, A1, A2) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1, a2 in
+        body(OriginalCall3(.packed(original)), a0, a1, a2)
+      },
+      arityBox: InsteadHook3(body))
+  }
+
   /// Installs a hook on every proxy of this type that runs before each call of a throwing method of 3 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -631,6 +955,32 @@ extension MethodTableProxy {
     return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook3(body))
+  }
+
+  /// Installs a hook on every proxy of this type that runs in place of each call of a throwing method of 3 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall3``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, A2, Result, Failure: Error>(
+    _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
+    _ body:
+      @escaping @Sendable (OriginalCall3<ProxiedDelegate, A0, A1, A2, Result, Failure>, A0, A1, A2) throws(Failure) ->
+      Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1, a2 throws(Failure) in
+        try body(OriginalCall3(.packed(original)), a0, a1, a2)
+      },
+      arityBox: InsteadHook3(body))
   }
 
   /// Installs a hook on every proxy of this type that runs before each call of an `async` method of 3 arguments: the same as
@@ -687,6 +1037,33 @@ extension MethodTableProxy {
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
 
+  /// Installs an `async` hook on every proxy of this type that runs in place of each call of an `async` method of 3 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall3``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, A2, Result>(
+    _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping @Sendable (
+        AsyncOriginalCall3<ProxiedDelegate, A0, A1, A2, Result, Never>, A0, A1, A2
+      ) async -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1, a2 async in
+        await body(AsyncOriginalCall3(.packed(original)), a0, a1, a2)
+      },
+      arityBox: AsyncInsteadHook3(body))
+  }
+
   /// Installs a hook on every proxy of this type that runs before each call of an `async throws` method of 3 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -721,6 +1098,33 @@ extension MethodTableProxy {
     return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook3(body))
+  }
+
+  /// Installs an `async` hook on every proxy of this type that runs in place of each call of an `async throws` method of 3 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall3``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, A2, Result, Failure: Error>(
+    _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping @Sendable (
+        AsyncOriginalCall3<ProxiedDelegate, A0, A1, A2, Result, Failure>, A0, A1, A2
+      ) async throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1, a2 async throws(Failure) in
+        try await body(AsyncOriginalCall3(.packed(original)), a0, a1, a2)
+      },
+      arityBox: AsyncInsteadHook3(body))
   }
 
   // MARK: 4 arguments
@@ -779,6 +1183,31 @@ extension MethodTableProxy {
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
 
+  /// Installs a hook on every proxy of this type that runs in place of each call of a plain method of 4 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall4``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, A2, A3, Result>(
+    _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
+    _ body:
+      @escaping @Sendable (OriginalCall4<ProxiedDelegate, A0, A1, A2, A3, Result, Never>, A0, A1, A2, A3) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1, a2, a3 in
+        body(OriginalCall4(.packed(original)), a0, a1, a2, a3)
+      },
+      arityBox: InsteadHook4(body))
+  }
+
   /// Installs a hook on every proxy of this type that runs before each call of a throwing method of 4 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -813,6 +1242,32 @@ extension MethodTableProxy {
     return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook4(body))
+  }
+
+  /// Installs a hook on every proxy of this type that runs in place of each call of a throwing method of 4 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall4``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, A2, A3, Result, Failure: Error>(
+    _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
+    _ body:
+      @escaping @Sendable (OriginalCall4<ProxiedDelegate, A0, A1, A2, A3, Result, Failure>, A0, A1, A2, A3)
+      throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1, a2, a3 throws(Failure) in
+        try body(OriginalCall4(.packed(original)), a0, a1, a2, a3)
+      },
+      arityBox: InsteadHook4(body))
   }
 
   /// Installs a hook on every proxy of this type that runs before each call of an `async` method of 4 arguments: the same as
@@ -869,6 +1324,33 @@ extension MethodTableProxy {
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
 
+  /// Installs an `async` hook on every proxy of this type that runs in place of each call of an `async` method of 4 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall4``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, A2, A3, Result>(
+    _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping @Sendable (
+        AsyncOriginalCall4<ProxiedDelegate, A0, A1, A2, A3, Result, Never>, A0, A1, A2, A3
+      ) async -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1, a2, a3 async in
+        await body(AsyncOriginalCall4(.packed(original)), a0, a1, a2, a3)
+      },
+      arityBox: AsyncInsteadHook4(body))
+  }
+
   /// Installs a hook on every proxy of this type that runs before each call of an `async throws` method of 4 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -903,6 +1385,33 @@ extension MethodTableProxy {
     return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook4(body))
+  }
+
+  /// Installs an `async` hook on every proxy of this type that runs in place of each call of an `async throws` method of 4 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall4``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, A2, A3, Result, Failure: Error>(
+    _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping @Sendable (
+        AsyncOriginalCall4<ProxiedDelegate, A0, A1, A2, A3, Result, Failure>, A0, A1, A2, A3
+      ) async throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1, a2, a3 async throws(Failure) in
+        try await body(AsyncOriginalCall4(.packed(original)), a0, a1, a2, a3)
+      },
+      arityBox: AsyncInsteadHook4(body))
   }
 
   // MARK: 5 arguments
@@ -961,6 +1470,32 @@ extension MethodTableProxy {
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
 
+  /// Installs a hook on every proxy of this type that runs in place of each call of a plain method of 5 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall5``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, A2, A3, A4, Result>(
+    _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
+    _ body:
+      @escaping @Sendable (OriginalCall5<ProxiedDelegate, A0, A1, A2, A3, A4, Result, Never>, A0, A1, A2, A3, A4) ->
+      Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1, a2, a3, a4 in
+        body(OriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
+      },
+      arityBox: InsteadHook5(body))
+  }
+
   /// Installs a hook on every proxy of this type that runs before each call of a throwing method of 5 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -995,6 +1530,32 @@ extension MethodTableProxy {
     return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook5(body))
+  }
+
+  /// Installs a hook on every proxy of this type that runs in place of each call of a throwing method of 5 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall5``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, A2, A3, A4, Result, Failure: Error>(
+    _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
+    _ body:
+      @escaping @Sendable (OriginalCall5<ProxiedDelegate, A0, A1, A2, A3, A4, Result, Failure>, A0, A1, A2, A3, A4)
+      throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1, a2, a3, a4 throws(Failure) in
+        try body(OriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
+      },
+      arityBox: InsteadHook5(body))
   }
 
   /// Installs a hook on every proxy of this type that runs before each call of an `async` method of 5 arguments: the same as
@@ -1051,6 +1612,33 @@ extension MethodTableProxy {
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
 
+  /// Installs an `async` hook on every proxy of this type that runs in place of each call of an `async` method of 5 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall5``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, A2, A3, A4, Result>(
+    _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping @Sendable (
+        AsyncOriginalCall5<ProxiedDelegate, A0, A1, A2, A3, A4, Result, Never>, A0, A1, A2, A3, A4
+      ) async -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1, a2, a3, a4 async in
+        await body(AsyncOriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
+      },
+      arityBox: AsyncInsteadHook5(body))
+  }
+
   /// Installs a hook on every proxy of this type that runs before each call of an `async throws` method of 5 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -1085,6 +1673,33 @@ extension MethodTableProxy {
     return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook5(body))
+  }
+
+  /// Installs an `async` hook on every proxy of this type that runs in place of each call of an `async throws` method of 5 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall5``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, A2, A3, A4, Result, Failure: Error>(
+    _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping @Sendable (
+        AsyncOriginalCall5<ProxiedDelegate, A0, A1, A2, A3, A4, Result, Failure>, A0, A1, A2, A3, A4
+      ) async throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1, a2, a3, a4 async throws(Failure) in
+        try await body(AsyncOriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
+      },
+      arityBox: AsyncInsteadHook5(body))
   }
 
   // MARK: 6 arguments
@@ -1143,6 +1758,33 @@ extension MethodTableProxy {
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
 
+  /// Installs a hook on every proxy of this type that runs in place of each call of a plain method of 6 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall6``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, A2, A3, A4, A5, Result>(
+    _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
+    _ body:
+      @escaping @Sendable (
+        OriginalCall6<ProxiedDelegate, A0, A1, A2, A3, A4, A5, Result, Never>, A0, A1, A2, A3, A4, A5
+      ) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1, a2, a3, a4, a5 in
+        body(OriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)
+      },
+      arityBox: InsteadHook6(body))
+  }
+
   /// Installs a hook on every proxy of this type that runs before each call of a throwing method of 6 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -1177,6 +1819,33 @@ extension MethodTableProxy {
     return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook6(body))
+  }
+
+  /// Installs a hook on every proxy of this type that runs in place of each call of a throwing method of 6 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall6``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
+    _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>, once: Bool = false,
+    _ body:
+      @escaping @Sendable (
+        OriginalCall6<ProxiedDelegate, A0, A1, A2, A3, A4, A5, Result, Failure>, A0, A1, A2, A3, A4, A5
+      ) throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1, a2, a3, a4, a5 throws(Failure) in
+        try body(OriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)
+      },
+      arityBox: InsteadHook6(body))
   }
 
   /// Installs a hook on every proxy of this type that runs before each call of an `async` method of 6 arguments: the same as
@@ -1233,6 +1902,33 @@ extension MethodTableProxy {
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
 
+  /// Installs an `async` hook on every proxy of this type that runs in place of each call of an `async` method of 6 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall6``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, A2, A3, A4, A5, Result>(
+    _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping @Sendable (
+        AsyncOriginalCall6<ProxiedDelegate, A0, A1, A2, A3, A4, A5, Result, Never>, A0, A1, A2, A3, A4, A5
+      ) async -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1, a2, a3, a4, a5 async in
+        await body(AsyncOriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)
+      },
+      arityBox: AsyncInsteadHook6(body))
+  }
+
   /// Installs a hook on every proxy of this type that runs before each call of an `async throws` method of 6 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -1267,5 +1963,33 @@ extension MethodTableProxy {
     return Self.typeHooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook6(body))
+  }
+
+  /// Installs an `async` hook on every proxy of this type that runs in place of each call of an `async throws` method of 6 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall6``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public static func hookInstead<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
+    _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>,
+    once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping @Sendable (
+        AsyncOriginalCall6<ProxiedDelegate, A0, A1, A2, A3, A4, A5, Result, Failure>, A0, A1, A2, A3, A4, A5
+      ) async throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return Self.typeHooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1, a2, a3, a4, a5 async throws(Failure) in
+        try await body(AsyncOriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)
+      },
+      arityBox: AsyncInsteadHook6(body))
   }
 }

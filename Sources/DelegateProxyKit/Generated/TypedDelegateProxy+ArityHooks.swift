@@ -55,6 +55,30 @@ extension TypedDelegateProxy {
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
 
+  /// Installs a hook on this proxy that runs in place of each call of a plain method of 0 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall0``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<Result>(
+    _ method: KeyPath<Methods, DelegateMethod<Result>>, once: Bool = false,
+    _ body: @escaping (OriginalCall0<ProxiedDelegate, Result, Never>) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original in
+        body(OriginalCall0(.packed(original)))
+      },
+      arityBox: InsteadHook0(body))
+  }
+
   /// Installs a hook on this proxy that runs before each call of a throwing method of 0 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -89,6 +113,30 @@ extension TypedDelegateProxy {
     return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook0(body))
+  }
+
+  /// Installs a hook on this proxy that runs in place of each call of a throwing method of 0 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall0``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<Result, Failure: Error>(
+    _ method: KeyPath<Methods, ThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
+    _ body: @escaping (OriginalCall0<ProxiedDelegate, Result, Failure>) throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original throws(Failure) in
+        try body(OriginalCall0(.packed(original)))
+      },
+      arityBox: InsteadHook0(body))
   }
 
   /// Installs a hook on this proxy that runs before each call of an `async` method of 0 arguments: the same as
@@ -142,6 +190,30 @@ extension TypedDelegateProxy {
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
 
+  /// Installs an `async` hook on this proxy that runs in place of each call of an `async` method of 0 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall0``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<Result>(
+    _ method: KeyPath<Methods, AsyncDelegateMethod<Result>>, once: Bool = false,
+    _ body: nonisolated(nonsending) @escaping (AsyncOriginalCall0<ProxiedDelegate, Result, Never>) async -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original async in
+        await body(AsyncOriginalCall0(.packed(original)))
+      },
+      arityBox: AsyncInsteadHook0(body))
+  }
+
   /// Installs a hook on this proxy that runs before each call of an `async throws` method of 0 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -176,6 +248,32 @@ extension TypedDelegateProxy {
     return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook0(body))
+  }
+
+  /// Installs an `async` hook on this proxy that runs in place of each call of an `async throws` method of 0 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall0``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<Result, Failure: Error>(
+    _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping (AsyncOriginalCall0<ProxiedDelegate, Result, Failure>) async throws(Failure) ->
+      Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original async throws(Failure) in
+        try await body(AsyncOriginalCall0(.packed(original)))
+      },
+      arityBox: AsyncInsteadHook0(body))
   }
 
   // MARK: 1 argument
@@ -231,6 +329,30 @@ extension TypedDelegateProxy {
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
 
+  /// Installs a hook on this proxy that runs in place of each call of a plain method of 1 argument: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall1``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, Result>(
+    _ method: KeyPath<Methods, DelegateMethod<A0, Result>>, once: Bool = false,
+    _ body: @escaping (OriginalCall1<ProxiedDelegate, A0, Result, Never>, A0) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0 in
+        body(OriginalCall1(.packed(original)), a0)
+      },
+      arityBox: InsteadHook1(body))
+  }
+
   /// Installs a hook on this proxy that runs before each call of a throwing method of 1 argument: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -265,6 +387,30 @@ extension TypedDelegateProxy {
     return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook1(body))
+  }
+
+  /// Installs a hook on this proxy that runs in place of each call of a throwing method of 1 argument: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall1``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, Result, Failure: Error>(
+    _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
+    _ body: @escaping (OriginalCall1<ProxiedDelegate, A0, Result, Failure>, A0) throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0 throws(Failure) in
+        try body(OriginalCall1(.packed(original)), a0)
+      },
+      arityBox: InsteadHook1(body))
   }
 
   /// Installs a hook on this proxy that runs before each call of an `async` method of 1 argument: the same as
@@ -319,6 +465,31 @@ extension TypedDelegateProxy {
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
 
+  /// Installs an `async` hook on this proxy that runs in place of each call of an `async` method of 1 argument: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall1``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, Result>(
+    _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Result>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping (AsyncOriginalCall1<ProxiedDelegate, A0, Result, Never>, A0) async -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0 async in
+        await body(AsyncOriginalCall1(.packed(original)), a0)
+      },
+      arityBox: AsyncInsteadHook1(body))
+  }
+
   /// Installs a hook on this proxy that runs before each call of an `async throws` method of 1 argument: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -353,6 +524,32 @@ extension TypedDelegateProxy {
     return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook1(body))
+  }
+
+  /// Installs an `async` hook on this proxy that runs in place of each call of an `async throws` method of 1 argument: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall1``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, Result, Failure: Error>(
+    _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping (AsyncOriginalCall1<ProxiedDelegate, A0, Result, Failure>, A0)
+      async throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0 async throws(Failure) in
+        try await body(AsyncOriginalCall1(.packed(original)), a0)
+      },
+      arityBox: AsyncInsteadHook1(body))
   }
 
   // MARK: 2 arguments
@@ -409,6 +606,30 @@ extension TypedDelegateProxy {
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
 
+  /// Installs a hook on this proxy that runs in place of each call of a plain method of 2 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall2``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, Result>(
+    _ method: KeyPath<Methods, DelegateMethod<A0, A1, Result>>, once: Bool = false,
+    _ body: @escaping (OriginalCall2<ProxiedDelegate, A0, A1, Result, Never>, A0, A1) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1 in
+        body(OriginalCall2(.packed(original)), a0, a1)
+      },
+      arityBox: InsteadHook2(body))
+  }
+
   /// Installs a hook on this proxy that runs before each call of a throwing method of 2 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -443,6 +664,30 @@ extension TypedDelegateProxy {
     return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook2(body))
+  }
+
+  /// Installs a hook on this proxy that runs in place of each call of a throwing method of 2 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall2``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, Result, Failure: Error>(
+    _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
+    _ body: @escaping (OriginalCall2<ProxiedDelegate, A0, A1, Result, Failure>, A0, A1) throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1 throws(Failure) in
+        try body(OriginalCall2(.packed(original)), a0, a1)
+      },
+      arityBox: InsteadHook2(body))
   }
 
   /// Installs a hook on this proxy that runs before each call of an `async` method of 2 arguments: the same as
@@ -499,6 +744,32 @@ extension TypedDelegateProxy {
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
 
+  /// Installs an `async` hook on this proxy that runs in place of each call of an `async` method of 2 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall2``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, Result>(
+    _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Result>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping (AsyncOriginalCall2<ProxiedDelegate, A0, A1, Result, Never>, A0, A1) async ->
+      Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1 async in
+        await body(AsyncOriginalCall2(.packed(original)), a0, a1)
+      },
+      arityBox: AsyncInsteadHook2(body))
+  }
+
   /// Installs a hook on this proxy that runs before each call of an `async throws` method of 2 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -533,6 +804,32 @@ extension TypedDelegateProxy {
     return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook2(body))
+  }
+
+  /// Installs an `async` hook on this proxy that runs in place of each call of an `async throws` method of 2 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall2``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, Result, Failure: Error>(
+    _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping (AsyncOriginalCall2<ProxiedDelegate, A0, A1, Result, Failure>, A0, A1)
+      async throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1 async throws(Failure) in
+        try await body(AsyncOriginalCall2(.packed(original)), a0, a1)
+      },
+      arityBox: AsyncInsteadHook2(body))
   }
 
   // MARK: 3 arguments
@@ -591,6 +888,30 @@ extension TypedDelegateProxy {
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
 
+  /// Installs a hook on this proxy that runs in place of each call of a plain method of 3 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall3``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, A2, Result>(
+    _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
+    _ body: @escaping (OriginalCall3<ProxiedDelegate, A0, A1, A2, Result, Never>, A0, A1, A2) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1, a2 in
+        body(OriginalCall3(.packed(original)), a0, a1, a2)
+      },
+      arityBox: InsteadHook3(body))
+  }
+
   /// Installs a hook on this proxy that runs before each call of a throwing method of 3 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -625,6 +946,31 @@ extension TypedDelegateProxy {
     return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook3(body))
+  }
+
+  /// Installs a hook on this proxy that runs in place of each call of a throwing method of 3 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall3``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, A2, Result, Failure: Error>(
+    _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
+    _ body:
+      @escaping (OriginalCall3<ProxiedDelegate, A0, A1, A2, Result, Failure>, A0, A1, A2) throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1, a2 throws(Failure) in
+        try body(OriginalCall3(.packed(original)), a0, a1, a2)
+      },
+      arityBox: InsteadHook3(body))
   }
 
   /// Installs a hook on this proxy that runs before each call of an `async` method of 3 arguments: the same as
@@ -681,6 +1027,32 @@ extension TypedDelegateProxy {
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
 
+  /// Installs an `async` hook on this proxy that runs in place of each call of an `async` method of 3 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall3``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, A2, Result>(
+    _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping (AsyncOriginalCall3<ProxiedDelegate, A0, A1, A2, Result, Never>, A0, A1, A2)
+      async -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1, a2 async in
+        await body(AsyncOriginalCall3(.packed(original)), a0, a1, a2)
+      },
+      arityBox: AsyncInsteadHook3(body))
+  }
+
   /// Installs a hook on this proxy that runs before each call of an `async throws` method of 3 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -715,6 +1087,32 @@ extension TypedDelegateProxy {
     return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook3(body))
+  }
+
+  /// Installs an `async` hook on this proxy that runs in place of each call of an `async throws` method of 3 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall3``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, A2, Result, Failure: Error>(
+    _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping (AsyncOriginalCall3<ProxiedDelegate, A0, A1, A2, Result, Failure>, A0, A1, A2)
+      async throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1, a2 async throws(Failure) in
+        try await body(AsyncOriginalCall3(.packed(original)), a0, a1, a2)
+      },
+      arityBox: AsyncInsteadHook3(body))
   }
 
   // MARK: 4 arguments
@@ -773,6 +1171,30 @@ extension TypedDelegateProxy {
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
 
+  /// Installs a hook on this proxy that runs in place of each call of a plain method of 4 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall4``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, A2, A3, Result>(
+    _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
+    _ body: @escaping (OriginalCall4<ProxiedDelegate, A0, A1, A2, A3, Result, Never>, A0, A1, A2, A3) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1, a2, a3 in
+        body(OriginalCall4(.packed(original)), a0, a1, a2, a3)
+      },
+      arityBox: InsteadHook4(body))
+  }
+
   /// Installs a hook on this proxy that runs before each call of a throwing method of 4 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -807,6 +1229,32 @@ extension TypedDelegateProxy {
     return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook4(body))
+  }
+
+  /// Installs a hook on this proxy that runs in place of each call of a throwing method of 4 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall4``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, A2, A3, Result, Failure: Error>(
+    _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
+    _ body:
+      @escaping (OriginalCall4<ProxiedDelegate, A0, A1, A2, A3, Result, Failure>, A0, A1, A2, A3) throws(Failure) ->
+      Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1, a2, a3 throws(Failure) in
+        try body(OriginalCall4(.packed(original)), a0, a1, a2, a3)
+      },
+      arityBox: InsteadHook4(body))
   }
 
   /// Installs a hook on this proxy that runs before each call of an `async` method of 4 arguments: the same as
@@ -863,6 +1311,33 @@ extension TypedDelegateProxy {
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
 
+  /// Installs an `async` hook on this proxy that runs in place of each call of an `async` method of 4 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall4``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, A2, A3, Result>(
+    _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping (
+        AsyncOriginalCall4<ProxiedDelegate, A0, A1, A2, A3, Result, Never>, A0, A1, A2, A3
+      ) async -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1, a2, a3 async in
+        await body(AsyncOriginalCall4(.packed(original)), a0, a1, a2, a3)
+      },
+      arityBox: AsyncInsteadHook4(body))
+  }
+
   /// Installs a hook on this proxy that runs before each call of an `async throws` method of 4 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -897,6 +1372,33 @@ extension TypedDelegateProxy {
     return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook4(body))
+  }
+
+  /// Installs an `async` hook on this proxy that runs in place of each call of an `async throws` method of 4 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall4``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, A2, A3, Result, Failure: Error>(
+    _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping (
+        AsyncOriginalCall4<ProxiedDelegate, A0, A1, A2, A3, Result, Failure>, A0, A1, A2, A3
+      ) async throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1, a2, a3 async throws(Failure) in
+        try await body(AsyncOriginalCall4(.packed(original)), a0, a1, a2, a3)
+      },
+      arityBox: AsyncInsteadHook4(body))
   }
 
   // MARK: 5 arguments
@@ -955,6 +1457,30 @@ extension TypedDelegateProxy {
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
 
+  /// Installs a hook on this proxy that runs in place of each call of a plain method of 5 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall5``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, A2, A3, A4, Result>(
+    _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
+    _ body: @escaping (OriginalCall5<ProxiedDelegate, A0, A1, A2, A3, A4, Result, Never>, A0, A1, A2, A3, A4) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1, a2, a3, a4 in
+        body(OriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
+      },
+      arityBox: InsteadHook5(body))
+  }
+
   /// Installs a hook on this proxy that runs before each call of a throwing method of 5 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -989,6 +1515,32 @@ extension TypedDelegateProxy {
     return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook5(body))
+  }
+
+  /// Installs a hook on this proxy that runs in place of each call of a throwing method of 5 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall5``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, A2, A3, A4, Result, Failure: Error>(
+    _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
+    _ body:
+      @escaping (OriginalCall5<ProxiedDelegate, A0, A1, A2, A3, A4, Result, Failure>, A0, A1, A2, A3, A4)
+      throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1, a2, a3, a4 throws(Failure) in
+        try body(OriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
+      },
+      arityBox: InsteadHook5(body))
   }
 
   /// Installs a hook on this proxy that runs before each call of an `async` method of 5 arguments: the same as
@@ -1045,6 +1597,33 @@ extension TypedDelegateProxy {
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
 
+  /// Installs an `async` hook on this proxy that runs in place of each call of an `async` method of 5 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall5``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, A2, A3, A4, Result>(
+    _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping (
+        AsyncOriginalCall5<ProxiedDelegate, A0, A1, A2, A3, A4, Result, Never>, A0, A1, A2, A3, A4
+      ) async -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1, a2, a3, a4 async in
+        await body(AsyncOriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
+      },
+      arityBox: AsyncInsteadHook5(body))
+  }
+
   /// Installs a hook on this proxy that runs before each call of an `async throws` method of 5 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -1079,6 +1658,33 @@ extension TypedDelegateProxy {
     return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook5(body))
+  }
+
+  /// Installs an `async` hook on this proxy that runs in place of each call of an `async throws` method of 5 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall5``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, A2, A3, A4, Result, Failure: Error>(
+    _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping (
+        AsyncOriginalCall5<ProxiedDelegate, A0, A1, A2, A3, A4, Result, Failure>, A0, A1, A2, A3, A4
+      ) async throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1, a2, a3, a4 async throws(Failure) in
+        try await body(AsyncOriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
+      },
+      arityBox: AsyncInsteadHook5(body))
   }
 
   // MARK: 6 arguments
@@ -1137,6 +1743,32 @@ extension TypedDelegateProxy {
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
 
+  /// Installs a hook on this proxy that runs in place of each call of a plain method of 6 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall6``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, A2, A3, A4, A5, Result>(
+    _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
+    _ body:
+      @escaping (OriginalCall6<ProxiedDelegate, A0, A1, A2, A3, A4, A5, Result, Never>, A0, A1, A2, A3, A4, A5) ->
+      Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1, a2, a3, a4, a5 in
+        body(OriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)
+      },
+      arityBox: InsteadHook6(body))
+  }
+
   /// Installs a hook on this proxy that runs before each call of a throwing method of 6 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -1171,6 +1803,32 @@ extension TypedDelegateProxy {
     return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook6(body))
+  }
+
+  /// Installs a hook on this proxy that runs in place of each call of a throwing method of 6 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``OriginalCall6``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
+    _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>, once: Bool = false,
+    _ body:
+      @escaping (OriginalCall6<ProxiedDelegate, A0, A1, A2, A3, A4, A5, Result, Failure>, A0, A1, A2, A3, A4, A5)
+      throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: InsteadHook { original, a0, a1, a2, a3, a4, a5 throws(Failure) in
+        try body(OriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)
+      },
+      arityBox: InsteadHook6(body))
   }
 
   /// Installs a hook on this proxy that runs before each call of an `async` method of 6 arguments: the same as
@@ -1227,6 +1885,33 @@ extension TypedDelegateProxy {
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
 
+  /// Installs an `async` hook on this proxy that runs in place of each call of an `async` method of 6 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall6``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, A2, A3, A4, A5, Result>(
+    _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping (
+        AsyncOriginalCall6<ProxiedDelegate, A0, A1, A2, A3, A4, A5, Result, Never>, A0, A1, A2, A3, A4, A5
+      ) async -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1, a2, a3, a4, a5 async in
+        await body(AsyncOriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)
+      },
+      arityBox: AsyncInsteadHook6(body))
+  }
+
   /// Installs a hook on this proxy that runs before each call of an `async throws` method of 6 arguments: the same as
   /// the variadic overload, with the hook stored at that arity, so calling it forms no parameter pack.
   ///
@@ -1261,5 +1946,33 @@ extension TypedDelegateProxy {
     return hooks.installTyped(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook6(body))
+  }
+
+  /// Installs an `async` hook on this proxy that runs in place of each call of an `async throws` method of 6 arguments: the same
+  /// as the variadic overload, with the hook and the rest of the call (`original`) at that arity,
+  /// so neither running the hook nor calling `original` forms a parameter pack.
+  ///
+  /// - Parameters:
+  ///   - method: The method, as a key path into the proxy's method table.
+  ///   - once: Whether the hook removes itself after its first run.
+  ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall6``, then the call's arguments, and
+  ///     returns what the host gets.
+  /// - Returns: A token that removes the hook.
+  @discardableResult
+  public func hookInstead<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
+    _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>,
+    once: Bool = false,
+    _ body:
+      nonisolated(nonsending) @escaping (
+        AsyncOriginalCall6<ProxiedDelegate, A0, A1, A2, A3, A4, A5, Result, Failure>, A0, A1, A2, A3, A4, A5
+      ) async throws(Failure) -> Result
+  ) -> HookToken {
+    Self.requireDelegateProxy()
+    return hooks.installTyped(
+      method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
+      box: AsyncInsteadHook { original, a0, a1, a2, a3, a4, a5 async throws(Failure) in
+        try await body(AsyncOriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)
+      },
+      arityBox: AsyncInsteadHook6(body))
   }
 }

@@ -109,7 +109,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall``, then the call's arguments, and returns what the
   ///     host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @discardableResult @_disfavoredOverload
   public static func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body:
@@ -175,7 +175,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall``, then the call's arguments, and returns what the
   ///     host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @discardableResult @_disfavoredOverload
   public static func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body:
@@ -263,7 +263,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall``, then the call's arguments, and returns
   ///     what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @discardableResult @_disfavoredOverload
   public static func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body:
@@ -333,7 +333,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall``, then the call's arguments, and returns
   ///     what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @discardableResult @_disfavoredOverload
   public static func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body:

@@ -28,7 +28,7 @@
 /// ``MethodTableProxy``, as for any typed proxy. A proxy adopts one of the two protocols, never
 /// both.
 ///
-/// The hook methods are generated from ``TypedDelegateProxy``'s by `.ci/generate-sendable-hooks`
+/// The hook methods are generated from ``TypedDelegateProxy``'s by `.ci/generate-arity-paths`
 /// (`Generated/SendableTypedDelegateProxy+Hooks.swift`).
 ///
 /// Installing a hook on a proxy that adopts this protocol but does not derive from

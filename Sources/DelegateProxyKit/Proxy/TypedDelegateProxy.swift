@@ -133,7 +133,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall``, then the call's arguments, and returns what the
   ///     host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @discardableResult @_disfavoredOverload
   public func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, DelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body:
@@ -196,7 +196,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall``, then the call's arguments, and returns what the
   ///     host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @discardableResult @_disfavoredOverload
   public func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body:
@@ -284,7 +284,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall``, then the call's arguments, and returns
   ///     what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @discardableResult @_disfavoredOverload
   public func hookInstead<each Argument, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<repeat each Argument, Result>>, once: Bool = false,
     _ body:
@@ -354,7 +354,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall``, then the call's arguments, and returns
   ///     what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @discardableResult @_disfavoredOverload
   public func hookInstead<each Argument, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>>, once: Bool = false,
     _ body:

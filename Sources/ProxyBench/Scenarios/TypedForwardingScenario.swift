@@ -19,6 +19,8 @@ import Synchronization
 ///   (`SendableListProxy`), no hooks: what the lock around a `Sendable` proxy's forwardee adds to
 ///   `proxy`.
 /// - `proxy-after-hook`: the same proxy with one typed after hook incrementing an atomic counter.
+/// - `proxy-instead-hook`: the same proxy with one typed instead hook that calls `original` with
+///   the arguments it got (reported, no target).
 /// - `proxy-invocation-hook`: the same proxy with one string-keyed after hook (the dynamic layer)
 ///   that reads the index path through the call's `Invocation`.
 /// - `chain-3`: three proxy types stacked on the slot.
@@ -53,6 +55,7 @@ func typedForwardingScenario() -> Scenario {
       Variant(
         id: "proxy-invocation-hook", targets: [.ratioToBaselineAtMost(3), .allocationsPerOperationAtMost(0)],
         body: .timedLoop { listLoop(proxies: 1, afterHook: true, dynamic: true) }),
+      Variant(id: "proxy-instead-hook", body: .timedLoop { insteadHookLoop() }),
       Variant(
         id: "chain-3", targets: [.ratioToBaselineAtMost(2)], body: .timedLoop { listLoop(proxies: 3, afterHook: false) }
       ),
@@ -101,6 +104,27 @@ func listLoop(
   }
   let indexPath = opaque(IndexPath(row: 0, section: 0))
   // The slot keeps the proxies alive; `installed` is only for setting up hooks.
+  return { iterations in
+    for _ in 0..<iterations { list.dispatchDidSelect(at: indexPath) }
+    blackHole(delegate.count)
+    blackHole(counter.value)
+  }
+}
+
+/// Builds a list host with the generated list proxy and one typed instead hook on did-select that
+/// goes on with `original`, and returns the timed loop.
+@MainActor
+func insteadHookLoop() -> @MainActor @Sendable (Int) -> Void {
+  let list = ListView()
+  let delegate = CountingListDelegate()
+  list.delegate = delegate
+  let proxy = list.installProxy(ListViewDelegateProxy())
+  let counter = BenchCounter()
+  proxy.hookInstead(\.didSelectRow) { original, listView, indexPath in
+    counter.add(indexPath.row &+ 1)
+    original(listView, indexPath)
+  }
+  let indexPath = opaque(IndexPath(row: 0, section: 0))
   return { iterations in
     for _ in 0..<iterations { list.dispatchDidSelect(at: indexPath) }
     blackHole(delegate.count)

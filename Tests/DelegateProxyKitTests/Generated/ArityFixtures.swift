@@ -273,6 +273,12 @@ final class ArityTypeWideProxy: ArityProxy {}
 /// Type-wide hooks of the stress test.
 final class ArityStressProxy: ArityProxy {}
 
+/// Type-wide instead hooks of the instead tests.
+final class ArityInsteadTypeWideProxy: ArityProxy {}
+
+/// Type-wide hooks of the instead stress test.
+final class ArityInsteadStressProxy: ArityProxy {}
+
 extension ArityProxy: ArityProbe {
   func plain0() -> Int {
     forward(Self.methods.plain0, orElse: -1) { $0.plain0() }
@@ -1011,6 +1017,24 @@ extension ArityCase {
           return original()
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.plain0, once: once) { original in
+          switch body([]) {
+          case .proceed: return original()
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.plain0, once: once) { original in
+          switch body([]) {
+          case .proceed: return original()
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.plain0, once: once) { body([]) }
       },
@@ -1033,6 +1057,24 @@ extension ArityCase {
           return original()
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.plainVoid0, once: once) { original in
+          switch body([]) {
+          case .proceed: return original()
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.plainVoid0, once: once) { original in
+          switch body([]) {
+          case .proceed: return original()
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.plainVoid0, once: once) { body([]) }
       },
@@ -1051,6 +1093,24 @@ extension ArityCase {
         proxy.hookInstead(\.throwing0, once: once) { original in
           body()
           return try original()
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.throwing0, once: once) { original in
+          switch body([]) {
+          case .proceed: return try original()
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.throwing0, once: once) { original in
+          switch body([]) {
+          case .proceed: return try original()
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1075,6 +1135,24 @@ extension ArityCase {
           return try original()
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.throwingVoid0, once: once) { (original) throws(ArityFailure) in
+          switch body([]) {
+          case .proceed: return try original()
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.throwingVoid0, once: once) { (original) throws(ArityFailure) in
+          switch body([]) {
+          case .proceed: return try original()
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.throwingVoid0, once: once) { body([]) }
       },
@@ -1093,6 +1171,24 @@ extension ArityCase {
         proxy.hookInstead(\.async0, once: once) { original in
           body()
           return await original()
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.async0, once: once) { original in
+          switch body([]) {
+          case .proceed: return await original()
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.async0, once: once) { original in
+          switch body([]) {
+          case .proceed: return await original()
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1117,6 +1213,24 @@ extension ArityCase {
           return await original()
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncVoid0, once: once) { original in
+          switch body([]) {
+          case .proceed: return await original()
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncVoid0, once: once) { original in
+          switch body([]) {
+          case .proceed: return await original()
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.asyncVoid0, once: once) { body([]) }
       },
@@ -1135,6 +1249,24 @@ extension ArityCase {
         proxy.hookInstead(\.asyncThrowing0, once: once) { original in
           body()
           return try await original()
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncThrowing0, once: once) { original in
+          switch body([]) {
+          case .proceed: return try await original()
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncThrowing0, once: once) { original in
+          switch body([]) {
+          case .proceed: return try await original()
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1159,6 +1291,25 @@ extension ArityCase {
           return try await original()
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncThrowingVoid0, once: once) { (original) async throws(ArityFailure) in
+          switch body([]) {
+          case .proceed: return try await original()
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncThrowingVoid0, once: once) {
+          (original) async throws(ArityFailure) in
+          switch body([]) {
+          case .proceed: return try await original()
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid0, once: once) { body([]) }
       },
@@ -1179,6 +1330,24 @@ extension ArityCase {
         proxy.hookInstead(\.plain1, once: once) { original, a0 in
           body()
           return original(a0)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.plain1, once: once) { original, a0 in
+          switch body([a0]) {
+          case .proceed(let changed): return original(changed[0])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.plain1, once: once) { original, a0 in
+          switch body([a0]) {
+          case .proceed(let changed): return original(changed[0])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1203,6 +1372,24 @@ extension ArityCase {
           return original(a0)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.plainVoid1, once: once) { original, a0 in
+          switch body([a0]) {
+          case .proceed(let changed): return original(changed[0])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.plainVoid1, once: once) { original, a0 in
+          switch body([a0]) {
+          case .proceed(let changed): return original(changed[0])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.plainVoid1, once: once) { a0 in body([a0]) }
       },
@@ -1221,6 +1408,24 @@ extension ArityCase {
         proxy.hookInstead(\.throwing1, once: once) { original, a0 in
           body()
           return try original(a0)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.throwing1, once: once) { original, a0 in
+          switch body([a0]) {
+          case .proceed(let changed): return try original(changed[0])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.throwing1, once: once) { original, a0 in
+          switch body([a0]) {
+          case .proceed(let changed): return try original(changed[0])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1245,6 +1450,24 @@ extension ArityCase {
           return try original(a0)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.throwingVoid1, once: once) { (original, a0) throws(ArityFailure) in
+          switch body([a0]) {
+          case .proceed(let changed): return try original(changed[0])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.throwingVoid1, once: once) { (original, a0) throws(ArityFailure) in
+          switch body([a0]) {
+          case .proceed(let changed): return try original(changed[0])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.throwingVoid1, once: once) { a0 in body([a0]) }
       },
@@ -1265,6 +1488,24 @@ extension ArityCase {
         proxy.hookInstead(\.async1, once: once) { original, a0 in
           body()
           return await original(a0)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.async1, once: once) { original, a0 in
+          switch body([a0]) {
+          case .proceed(let changed): return await original(changed[0])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.async1, once: once) { original, a0 in
+          switch body([a0]) {
+          case .proceed(let changed): return await original(changed[0])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1289,6 +1530,24 @@ extension ArityCase {
           return await original(a0)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncVoid1, once: once) { original, a0 in
+          switch body([a0]) {
+          case .proceed(let changed): return await original(changed[0])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncVoid1, once: once) { original, a0 in
+          switch body([a0]) {
+          case .proceed(let changed): return await original(changed[0])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.asyncVoid1, once: once) { a0 in body([a0]) }
       },
@@ -1307,6 +1566,24 @@ extension ArityCase {
         proxy.hookInstead(\.asyncThrowing1, once: once) { original, a0 in
           body()
           return try await original(a0)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncThrowing1, once: once) { original, a0 in
+          switch body([a0]) {
+          case .proceed(let changed): return try await original(changed[0])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncThrowing1, once: once) { original, a0 in
+          switch body([a0]) {
+          case .proceed(let changed): return try await original(changed[0])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1333,6 +1610,25 @@ extension ArityCase {
           return try await original(a0)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncThrowingVoid1, once: once) { (original, a0) async throws(ArityFailure) in
+          switch body([a0]) {
+          case .proceed(let changed): return try await original(changed[0])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncThrowingVoid1, once: once) {
+          (original, a0) async throws(ArityFailure) in
+          switch body([a0]) {
+          case .proceed(let changed): return try await original(changed[0])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid1, once: once) { a0 in body([a0]) }
       },
@@ -1353,6 +1649,24 @@ extension ArityCase {
         proxy.hookInstead(\.plain2, once: once) { original, a0, a1 in
           body()
           return original(a0, a1)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.plain2, once: once) { original, a0, a1 in
+          switch body([a0, a1]) {
+          case .proceed(let changed): return original(changed[0], changed[1])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.plain2, once: once) { original, a0, a1 in
+          switch body([a0, a1]) {
+          case .proceed(let changed): return original(changed[0], changed[1])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1377,6 +1691,24 @@ extension ArityCase {
           return original(a0, a1)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.plainVoid2, once: once) { original, a0, a1 in
+          switch body([a0, a1]) {
+          case .proceed(let changed): return original(changed[0], changed[1])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.plainVoid2, once: once) { original, a0, a1 in
+          switch body([a0, a1]) {
+          case .proceed(let changed): return original(changed[0], changed[1])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.plainVoid2, once: once) { a0, a1 in body([a0, a1]) }
       },
@@ -1395,6 +1727,24 @@ extension ArityCase {
         proxy.hookInstead(\.throwing2, once: once) { original, a0, a1 in
           body()
           return try original(a0, a1)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.throwing2, once: once) { original, a0, a1 in
+          switch body([a0, a1]) {
+          case .proceed(let changed): return try original(changed[0], changed[1])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.throwing2, once: once) { original, a0, a1 in
+          switch body([a0, a1]) {
+          case .proceed(let changed): return try original(changed[0], changed[1])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1421,6 +1771,24 @@ extension ArityCase {
           return try original(a0, a1)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.throwingVoid2, once: once) { (original, a0, a1) throws(ArityFailure) in
+          switch body([a0, a1]) {
+          case .proceed(let changed): return try original(changed[0], changed[1])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.throwingVoid2, once: once) { (original, a0, a1) throws(ArityFailure) in
+          switch body([a0, a1]) {
+          case .proceed(let changed): return try original(changed[0], changed[1])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.throwingVoid2, once: once) { a0, a1 in body([a0, a1]) }
       },
@@ -1441,6 +1809,24 @@ extension ArityCase {
         proxy.hookInstead(\.async2, once: once) { original, a0, a1 in
           body()
           return await original(a0, a1)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.async2, once: once) { original, a0, a1 in
+          switch body([a0, a1]) {
+          case .proceed(let changed): return await original(changed[0], changed[1])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.async2, once: once) { original, a0, a1 in
+          switch body([a0, a1]) {
+          case .proceed(let changed): return await original(changed[0], changed[1])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1465,6 +1851,24 @@ extension ArityCase {
           return await original(a0, a1)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncVoid2, once: once) { original, a0, a1 in
+          switch body([a0, a1]) {
+          case .proceed(let changed): return await original(changed[0], changed[1])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncVoid2, once: once) { original, a0, a1 in
+          switch body([a0, a1]) {
+          case .proceed(let changed): return await original(changed[0], changed[1])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.asyncVoid2, once: once) { a0, a1 in body([a0, a1]) }
       },
@@ -1483,6 +1887,24 @@ extension ArityCase {
         proxy.hookInstead(\.asyncThrowing2, once: once) { original, a0, a1 in
           body()
           return try await original(a0, a1)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncThrowing2, once: once) { original, a0, a1 in
+          switch body([a0, a1]) {
+          case .proceed(let changed): return try await original(changed[0], changed[1])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncThrowing2, once: once) { original, a0, a1 in
+          switch body([a0, a1]) {
+          case .proceed(let changed): return try await original(changed[0], changed[1])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1513,6 +1935,25 @@ extension ArityCase {
           return try await original(a0, a1)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncThrowingVoid2, once: once) { (original, a0, a1) async throws(ArityFailure) in
+          switch body([a0, a1]) {
+          case .proceed(let changed): return try await original(changed[0], changed[1])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncThrowingVoid2, once: once) {
+          (original, a0, a1) async throws(ArityFailure) in
+          switch body([a0, a1]) {
+          case .proceed(let changed): return try await original(changed[0], changed[1])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid2, once: once) { a0, a1 in body([a0, a1]) }
       },
@@ -1533,6 +1974,24 @@ extension ArityCase {
         proxy.hookInstead(\.plain3, once: once) { original, a0, a1, a2 in
           body()
           return original(a0, a1, a2)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.plain3, once: once) { original, a0, a1, a2 in
+          switch body([a0, a1, a2]) {
+          case .proceed(let changed): return original(changed[0], changed[1], changed[2])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.plain3, once: once) { original, a0, a1, a2 in
+          switch body([a0, a1, a2]) {
+          case .proceed(let changed): return original(changed[0], changed[1], changed[2])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1559,6 +2018,24 @@ extension ArityCase {
           return original(a0, a1, a2)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.plainVoid3, once: once) { original, a0, a1, a2 in
+          switch body([a0, a1, a2]) {
+          case .proceed(let changed): return original(changed[0], changed[1], changed[2])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.plainVoid3, once: once) { original, a0, a1, a2 in
+          switch body([a0, a1, a2]) {
+          case .proceed(let changed): return original(changed[0], changed[1], changed[2])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.plainVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
@@ -1580,6 +2057,24 @@ extension ArityCase {
         proxy.hookInstead(\.throwing3, once: once) { original, a0, a1, a2 in
           body()
           return try original(a0, a1, a2)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.throwing3, once: once) { original, a0, a1, a2 in
+          switch body([a0, a1, a2]) {
+          case .proceed(let changed): return try original(changed[0], changed[1], changed[2])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.throwing3, once: once) { original, a0, a1, a2 in
+          switch body([a0, a1, a2]) {
+          case .proceed(let changed): return try original(changed[0], changed[1], changed[2])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1610,6 +2105,25 @@ extension ArityCase {
           return try original(a0, a1, a2)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.throwingVoid3, once: once) { (original, a0, a1, a2) throws(ArityFailure) in
+          switch body([a0, a1, a2]) {
+          case .proceed(let changed): return try original(changed[0], changed[1], changed[2])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.throwingVoid3, once: once) {
+          (original, a0, a1, a2) throws(ArityFailure) in
+          switch body([a0, a1, a2]) {
+          case .proceed(let changed): return try original(changed[0], changed[1], changed[2])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.throwingVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
@@ -1630,6 +2144,24 @@ extension ArityCase {
         proxy.hookInstead(\.async3, once: once) { original, a0, a1, a2 in
           body()
           return await original(a0, a1, a2)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.async3, once: once) { original, a0, a1, a2 in
+          switch body([a0, a1, a2]) {
+          case .proceed(let changed): return await original(changed[0], changed[1], changed[2])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.async3, once: once) { original, a0, a1, a2 in
+          switch body([a0, a1, a2]) {
+          case .proceed(let changed): return await original(changed[0], changed[1], changed[2])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1656,6 +2188,24 @@ extension ArityCase {
           return await original(a0, a1, a2)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncVoid3, once: once) { original, a0, a1, a2 in
+          switch body([a0, a1, a2]) {
+          case .proceed(let changed): return await original(changed[0], changed[1], changed[2])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncVoid3, once: once) { original, a0, a1, a2 in
+          switch body([a0, a1, a2]) {
+          case .proceed(let changed): return await original(changed[0], changed[1], changed[2])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.asyncVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
@@ -1678,6 +2228,24 @@ extension ArityCase {
         proxy.hookInstead(\.asyncThrowing3, once: once) { original, a0, a1, a2 in
           body()
           return try await original(a0, a1, a2)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncThrowing3, once: once) { original, a0, a1, a2 in
+          switch body([a0, a1, a2]) {
+          case .proceed(let changed): return try await original(changed[0], changed[1], changed[2])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncThrowing3, once: once) { original, a0, a1, a2 in
+          switch body([a0, a1, a2]) {
+          case .proceed(let changed): return try await original(changed[0], changed[1], changed[2])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1708,6 +2276,25 @@ extension ArityCase {
           return try await original(a0, a1, a2)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncThrowingVoid3, once: once) { (original, a0, a1, a2) async throws(ArityFailure) in
+          switch body([a0, a1, a2]) {
+          case .proceed(let changed): return try await original(changed[0], changed[1], changed[2])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncThrowingVoid3, once: once) {
+          (original, a0, a1, a2) async throws(ArityFailure) in
+          switch body([a0, a1, a2]) {
+          case .proceed(let changed): return try await original(changed[0], changed[1], changed[2])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid3, once: once) { a0, a1, a2 in body([a0, a1, a2]) }
       },
@@ -1730,6 +2317,24 @@ extension ArityCase {
         proxy.hookInstead(\.plain4, once: once) { original, a0, a1, a2, a3 in
           body()
           return original(a0, a1, a2, a3)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.plain4, once: once) { original, a0, a1, a2, a3 in
+          switch body([a0, a1, a2, a3]) {
+          case .proceed(let changed): return original(changed[0], changed[1], changed[2], changed[3])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.plain4, once: once) { original, a0, a1, a2, a3 in
+          switch body([a0, a1, a2, a3]) {
+          case .proceed(let changed): return original(changed[0], changed[1], changed[2], changed[3])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1758,6 +2363,24 @@ extension ArityCase {
           return original(a0, a1, a2, a3)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.plainVoid4, once: once) { original, a0, a1, a2, a3 in
+          switch body([a0, a1, a2, a3]) {
+          case .proceed(let changed): return original(changed[0], changed[1], changed[2], changed[3])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.plainVoid4, once: once) { original, a0, a1, a2, a3 in
+          switch body([a0, a1, a2, a3]) {
+          case .proceed(let changed): return original(changed[0], changed[1], changed[2], changed[3])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.plainVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
@@ -1781,6 +2404,24 @@ extension ArityCase {
         proxy.hookInstead(\.throwing4, once: once) { original, a0, a1, a2, a3 in
           body()
           return try original(a0, a1, a2, a3)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.throwing4, once: once) { original, a0, a1, a2, a3 in
+          switch body([a0, a1, a2, a3]) {
+          case .proceed(let changed): return try original(changed[0], changed[1], changed[2], changed[3])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.throwing4, once: once) { original, a0, a1, a2, a3 in
+          switch body([a0, a1, a2, a3]) {
+          case .proceed(let changed): return try original(changed[0], changed[1], changed[2], changed[3])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1811,6 +2452,25 @@ extension ArityCase {
           return try original(a0, a1, a2, a3)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.throwingVoid4, once: once) { (original, a0, a1, a2, a3) throws(ArityFailure) in
+          switch body([a0, a1, a2, a3]) {
+          case .proceed(let changed): return try original(changed[0], changed[1], changed[2], changed[3])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.throwingVoid4, once: once) {
+          (original, a0, a1, a2, a3) throws(ArityFailure) in
+          switch body([a0, a1, a2, a3]) {
+          case .proceed(let changed): return try original(changed[0], changed[1], changed[2], changed[3])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.throwingVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
@@ -1833,6 +2493,24 @@ extension ArityCase {
         proxy.hookInstead(\.async4, once: once) { original, a0, a1, a2, a3 in
           body()
           return await original(a0, a1, a2, a3)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.async4, once: once) { original, a0, a1, a2, a3 in
+          switch body([a0, a1, a2, a3]) {
+          case .proceed(let changed): return await original(changed[0], changed[1], changed[2], changed[3])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.async4, once: once) { original, a0, a1, a2, a3 in
+          switch body([a0, a1, a2, a3]) {
+          case .proceed(let changed): return await original(changed[0], changed[1], changed[2], changed[3])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1861,6 +2539,24 @@ extension ArityCase {
           return await original(a0, a1, a2, a3)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncVoid4, once: once) { original, a0, a1, a2, a3 in
+          switch body([a0, a1, a2, a3]) {
+          case .proceed(let changed): return await original(changed[0], changed[1], changed[2], changed[3])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncVoid4, once: once) { original, a0, a1, a2, a3 in
+          switch body([a0, a1, a2, a3]) {
+          case .proceed(let changed): return await original(changed[0], changed[1], changed[2], changed[3])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.asyncVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
@@ -1885,6 +2581,24 @@ extension ArityCase {
         proxy.hookInstead(\.asyncThrowing4, once: once) { original, a0, a1, a2, a3 in
           body()
           return try await original(a0, a1, a2, a3)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncThrowing4, once: once) { original, a0, a1, a2, a3 in
+          switch body([a0, a1, a2, a3]) {
+          case .proceed(let changed): return try await original(changed[0], changed[1], changed[2], changed[3])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncThrowing4, once: once) { original, a0, a1, a2, a3 in
+          switch body([a0, a1, a2, a3]) {
+          case .proceed(let changed): return try await original(changed[0], changed[1], changed[2], changed[3])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1915,6 +2629,25 @@ extension ArityCase {
           return try await original(a0, a1, a2, a3)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncThrowingVoid4, once: once) { (original, a0, a1, a2, a3) async throws(ArityFailure) in
+          switch body([a0, a1, a2, a3]) {
+          case .proceed(let changed): return try await original(changed[0], changed[1], changed[2], changed[3])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncThrowingVoid4, once: once) {
+          (original, a0, a1, a2, a3) async throws(ArityFailure) in
+          switch body([a0, a1, a2, a3]) {
+          case .proceed(let changed): return try await original(changed[0], changed[1], changed[2], changed[3])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid4, once: once) { a0, a1, a2, a3 in body([a0, a1, a2, a3]) }
       },
@@ -1939,6 +2672,24 @@ extension ArityCase {
         proxy.hookInstead(\.plain5, once: once) { original, a0, a1, a2, a3, a4 in
           body()
           return original(a0, a1, a2, a3, a4)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.plain5, once: once) { original, a0, a1, a2, a3, a4 in
+          switch body([a0, a1, a2, a3, a4]) {
+          case .proceed(let changed): return original(changed[0], changed[1], changed[2], changed[3], changed[4])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.plain5, once: once) { original, a0, a1, a2, a3, a4 in
+          switch body([a0, a1, a2, a3, a4]) {
+          case .proceed(let changed): return original(changed[0], changed[1], changed[2], changed[3], changed[4])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -1967,6 +2718,24 @@ extension ArityCase {
           return original(a0, a1, a2, a3, a4)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.plainVoid5, once: once) { original, a0, a1, a2, a3, a4 in
+          switch body([a0, a1, a2, a3, a4]) {
+          case .proceed(let changed): return original(changed[0], changed[1], changed[2], changed[3], changed[4])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.plainVoid5, once: once) { original, a0, a1, a2, a3, a4 in
+          switch body([a0, a1, a2, a3, a4]) {
+          case .proceed(let changed): return original(changed[0], changed[1], changed[2], changed[3], changed[4])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.plainVoid5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
@@ -1992,6 +2761,24 @@ extension ArityCase {
         proxy.hookInstead(\.throwing5, once: once) { original, a0, a1, a2, a3, a4 in
           body()
           return try original(a0, a1, a2, a3, a4)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.throwing5, once: once) { original, a0, a1, a2, a3, a4 in
+          switch body([a0, a1, a2, a3, a4]) {
+          case .proceed(let changed): return try original(changed[0], changed[1], changed[2], changed[3], changed[4])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.throwing5, once: once) { original, a0, a1, a2, a3, a4 in
+          switch body([a0, a1, a2, a3, a4]) {
+          case .proceed(let changed): return try original(changed[0], changed[1], changed[2], changed[3], changed[4])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -2022,6 +2809,25 @@ extension ArityCase {
           return try original(a0, a1, a2, a3, a4)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.throwingVoid5, once: once) { (original, a0, a1, a2, a3, a4) throws(ArityFailure) in
+          switch body([a0, a1, a2, a3, a4]) {
+          case .proceed(let changed): return try original(changed[0], changed[1], changed[2], changed[3], changed[4])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.throwingVoid5, once: once) {
+          (original, a0, a1, a2, a3, a4) throws(ArityFailure) in
+          switch body([a0, a1, a2, a3, a4]) {
+          case .proceed(let changed): return try original(changed[0], changed[1], changed[2], changed[3], changed[4])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.throwingVoid5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
@@ -2046,6 +2852,24 @@ extension ArityCase {
         proxy.hookInstead(\.async5, once: once) { original, a0, a1, a2, a3, a4 in
           body()
           return await original(a0, a1, a2, a3, a4)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.async5, once: once) { original, a0, a1, a2, a3, a4 in
+          switch body([a0, a1, a2, a3, a4]) {
+          case .proceed(let changed): return await original(changed[0], changed[1], changed[2], changed[3], changed[4])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.async5, once: once) { original, a0, a1, a2, a3, a4 in
+          switch body([a0, a1, a2, a3, a4]) {
+          case .proceed(let changed): return await original(changed[0], changed[1], changed[2], changed[3], changed[4])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -2074,6 +2898,24 @@ extension ArityCase {
           return await original(a0, a1, a2, a3, a4)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncVoid5, once: once) { original, a0, a1, a2, a3, a4 in
+          switch body([a0, a1, a2, a3, a4]) {
+          case .proceed(let changed): return await original(changed[0], changed[1], changed[2], changed[3], changed[4])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncVoid5, once: once) { original, a0, a1, a2, a3, a4 in
+          switch body([a0, a1, a2, a3, a4]) {
+          case .proceed(let changed): return await original(changed[0], changed[1], changed[2], changed[3], changed[4])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.asyncVoid5, once: once) { a0, a1, a2, a3, a4 in body([a0, a1, a2, a3, a4]) }
       },
@@ -2099,6 +2941,26 @@ extension ArityCase {
         proxy.hookInstead(\.asyncThrowing5, once: once) { original, a0, a1, a2, a3, a4 in
           body()
           return try await original(a0, a1, a2, a3, a4)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncThrowing5, once: once) { original, a0, a1, a2, a3, a4 in
+          switch body([a0, a1, a2, a3, a4]) {
+          case .proceed(let changed):
+            return try await original(changed[0], changed[1], changed[2], changed[3], changed[4])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncThrowing5, once: once) { original, a0, a1, a2, a3, a4 in
+          switch body([a0, a1, a2, a3, a4]) {
+          case .proceed(let changed):
+            return try await original(changed[0], changed[1], changed[2], changed[3], changed[4])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -2131,6 +2993,28 @@ extension ArityCase {
           return try await original(a0, a1, a2, a3, a4)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncThrowingVoid5, once: once) {
+          (original, a0, a1, a2, a3, a4) async throws(ArityFailure) in
+          switch body([a0, a1, a2, a3, a4]) {
+          case .proceed(let changed):
+            return try await original(changed[0], changed[1], changed[2], changed[3], changed[4])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncThrowingVoid5, once: once) {
+          (original, a0, a1, a2, a3, a4) async throws(ArityFailure) in
+          switch body([a0, a1, a2, a3, a4]) {
+          case .proceed(let changed):
+            return try await original(changed[0], changed[1], changed[2], changed[3], changed[4])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid5, once: once) { a0, a1, a2, a3, a4 in
           body([a0, a1, a2, a3, a4])
@@ -2161,6 +3045,26 @@ extension ArityCase {
           return original(a0, a1, a2, a3, a4, a5)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.plain6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+          switch body([a0, a1, a2, a3, a4, a5]) {
+          case .proceed(let changed):
+            return original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.plain6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+          switch body([a0, a1, a2, a3, a4, a5]) {
+          case .proceed(let changed):
+            return original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.plain6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
       },
@@ -2186,6 +3090,26 @@ extension ArityCase {
         proxy.hookInstead(\.plainVoid6, once: once) { original, a0, a1, a2, a3, a4, a5 in
           body()
           return original(a0, a1, a2, a3, a4, a5)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.plainVoid6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+          switch body([a0, a1, a2, a3, a4, a5]) {
+          case .proceed(let changed):
+            return original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.plainVoid6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+          switch body([a0, a1, a2, a3, a4, a5]) {
+          case .proceed(let changed):
+            return original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -2216,6 +3140,26 @@ extension ArityCase {
         proxy.hookInstead(\.throwing6, once: once) { original, a0, a1, a2, a3, a4, a5 in
           body()
           return try original(a0, a1, a2, a3, a4, a5)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.throwing6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+          switch body([a0, a1, a2, a3, a4, a5]) {
+          case .proceed(let changed):
+            return try original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.throwing6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+          switch body([a0, a1, a2, a3, a4, a5]) {
+          case .proceed(let changed):
+            return try original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -2249,6 +3193,27 @@ extension ArityCase {
           return try original(a0, a1, a2, a3, a4, a5)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.throwingVoid6, once: once) { (original, a0, a1, a2, a3, a4, a5) throws(ArityFailure) in
+          switch body([a0, a1, a2, a3, a4, a5]) {
+          case .proceed(let changed):
+            return try original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.throwingVoid6, once: once) {
+          (original, a0, a1, a2, a3, a4, a5) throws(ArityFailure) in
+          switch body([a0, a1, a2, a3, a4, a5]) {
+          case .proceed(let changed):
+            return try original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.throwingVoid6, once: once) { a0, a1, a2, a3, a4, a5 in
           body([a0, a1, a2, a3, a4, a5])
@@ -2279,6 +3244,26 @@ extension ArityCase {
           return await original(a0, a1, a2, a3, a4, a5)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.async6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+          switch body([a0, a1, a2, a3, a4, a5]) {
+          case .proceed(let changed):
+            return await original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.async6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+          switch body([a0, a1, a2, a3, a4, a5]) {
+          case .proceed(let changed):
+            return await original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.async6, once: once) { a0, a1, a2, a3, a4, a5 in body([a0, a1, a2, a3, a4, a5]) }
       },
@@ -2304,6 +3289,26 @@ extension ArityCase {
         proxy.hookInstead(\.asyncVoid6, once: once) { original, a0, a1, a2, a3, a4, a5 in
           body()
           return await original(a0, a1, a2, a3, a4, a5)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncVoid6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+          switch body([a0, a1, a2, a3, a4, a5]) {
+          case .proceed(let changed):
+            return await original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncVoid6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+          switch body([a0, a1, a2, a3, a4, a5]) {
+          case .proceed(let changed):
+            return await original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -2335,6 +3340,26 @@ extension ArityCase {
         proxy.hookInstead(\.asyncThrowing6, once: once) { original, a0, a1, a2, a3, a4, a5 in
           body()
           return try await original(a0, a1, a2, a3, a4, a5)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncThrowing6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+          switch body([a0, a1, a2, a3, a4, a5]) {
+          case .proceed(let changed):
+            return try await original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncThrowing6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+          switch body([a0, a1, a2, a3, a4, a5]) {
+          case .proceed(let changed):
+            return try await original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -2370,6 +3395,28 @@ extension ArityCase {
           return try await original(a0, a1, a2, a3, a4, a5)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncThrowingVoid6, once: once) {
+          (original, a0, a1, a2, a3, a4, a5) async throws(ArityFailure) in
+          switch body([a0, a1, a2, a3, a4, a5]) {
+          case .proceed(let changed):
+            return try await original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncThrowingVoid6, once: once) {
+          (original, a0, a1, a2, a3, a4, a5) async throws(ArityFailure) in
+          switch body([a0, a1, a2, a3, a4, a5]) {
+          case .proceed(let changed):
+            return try await original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid6, once: once) { a0, a1, a2, a3, a4, a5 in
           body([a0, a1, a2, a3, a4, a5])
@@ -2399,6 +3446,26 @@ extension ArityCase {
         proxy.hookInstead(\.plain7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
           body()
           return original(a0, a1, a2, a3, a4, a5, a6)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.plain7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+          switch body([a0, a1, a2, a3, a4, a5, a6]) {
+          case .proceed(let changed):
+            return original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5], changed[6])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.plain7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+          switch body([a0, a1, a2, a3, a4, a5, a6]) {
+          case .proceed(let changed):
+            return original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5], changed[6])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -2433,6 +3500,26 @@ extension ArityCase {
           return original(a0, a1, a2, a3, a4, a5, a6)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.plainVoid7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+          switch body([a0, a1, a2, a3, a4, a5, a6]) {
+          case .proceed(let changed):
+            return original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5], changed[6])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.plainVoid7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+          switch body([a0, a1, a2, a3, a4, a5, a6]) {
+          case .proceed(let changed):
+            return original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5], changed[6])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.plainVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body([a0, a1, a2, a3, a4, a5, a6])
@@ -2462,6 +3549,26 @@ extension ArityCase {
         proxy.hookInstead(\.throwing7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
           body()
           return try original(a0, a1, a2, a3, a4, a5, a6)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.throwing7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+          switch body([a0, a1, a2, a3, a4, a5, a6]) {
+          case .proceed(let changed):
+            return try original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5], changed[6])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.throwing7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+          switch body([a0, a1, a2, a3, a4, a5, a6]) {
+          case .proceed(let changed):
+            return try original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5], changed[6])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -2498,6 +3605,27 @@ extension ArityCase {
           return try original(a0, a1, a2, a3, a4, a5, a6)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.throwingVoid7, once: once) { (original, a0, a1, a2, a3, a4, a5, a6) throws(ArityFailure) in
+          switch body([a0, a1, a2, a3, a4, a5, a6]) {
+          case .proceed(let changed):
+            return try original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5], changed[6])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.throwingVoid7, once: once) {
+          (original, a0, a1, a2, a3, a4, a5, a6) throws(ArityFailure) in
+          switch body([a0, a1, a2, a3, a4, a5, a6]) {
+          case .proceed(let changed):
+            return try original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5], changed[6])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.throwingVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body([a0, a1, a2, a3, a4, a5, a6])
@@ -2527,6 +3655,26 @@ extension ArityCase {
         proxy.hookInstead(\.async7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
           body()
           return await original(a0, a1, a2, a3, a4, a5, a6)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.async7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+          switch body([a0, a1, a2, a3, a4, a5, a6]) {
+          case .proceed(let changed):
+            return await original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5], changed[6])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.async7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+          switch body([a0, a1, a2, a3, a4, a5, a6]) {
+          case .proceed(let changed):
+            return await original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5], changed[6])
+          case .answer(let value): return value
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -2561,6 +3709,26 @@ extension ArityCase {
           return await original(a0, a1, a2, a3, a4, a5, a6)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncVoid7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+          switch body([a0, a1, a2, a3, a4, a5, a6]) {
+          case .proceed(let changed):
+            return await original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5], changed[6])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncVoid7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+          switch body([a0, a1, a2, a3, a4, a5, a6]) {
+          case .proceed(let changed):
+            return await original(changed[0], changed[1], changed[2], changed[3], changed[4], changed[5], changed[6])
+          case .answer: return
+          case .fail(let error): preconditionFailure("\(error) from a method that cannot throw")
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.asyncVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body([a0, a1, a2, a3, a4, a5, a6])
@@ -2592,6 +3760,28 @@ extension ArityCase {
         proxy.hookInstead(\.asyncThrowing7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
           body()
           return try await original(a0, a1, a2, a3, a4, a5, a6)
+        }
+      },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncThrowing7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+          switch body([a0, a1, a2, a3, a4, a5, a6]) {
+          case .proceed(let changed):
+            return try await original(
+              changed[0], changed[1], changed[2], changed[3], changed[4], changed[5], changed[6])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncThrowing7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+          switch body([a0, a1, a2, a3, a4, a5, a6]) {
+          case .proceed(let changed):
+            return try await original(
+              changed[0], changed[1], changed[2], changed[3], changed[4], changed[5], changed[6])
+          case .answer(let value): return value
+          case .fail(let error): throw error as any Error
+          }
         }
       },
       hookTypeWideBefore: { once, body in
@@ -2629,6 +3819,30 @@ extension ArityCase {
           return try await original(a0, a1, a2, a3, a4, a5, a6)
         }
       },
+      hookInsteadActing: { proxy, once, body in
+        proxy.hookInstead(\.asyncThrowingVoid7, once: once) {
+          (original, a0, a1, a2, a3, a4, a5, a6) async throws(ArityFailure) in
+          switch body([a0, a1, a2, a3, a4, a5, a6]) {
+          case .proceed(let changed):
+            return try await original(
+              changed[0], changed[1], changed[2], changed[3], changed[4], changed[5], changed[6])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
+      hookTypeWideInstead: { once, body in
+        ArityInsteadTypeWideProxy.hookInstead(\.asyncThrowingVoid7, once: once) {
+          (original, a0, a1, a2, a3, a4, a5, a6) async throws(ArityFailure) in
+          switch body([a0, a1, a2, a3, a4, a5, a6]) {
+          case .proceed(let changed):
+            return try await original(
+              changed[0], changed[1], changed[2], changed[3], changed[4], changed[5], changed[6])
+          case .answer: return
+          case .fail(let error): throw error
+          }
+        }
+      },
       hookTypeWideBefore: { once, body in
         ArityTypeWideProxy.hookBefore(\.asyncThrowingVoid7, once: once) { a0, a1, a2, a3, a4, a5, a6 in
           body([a0, a1, a2, a3, a4, a5, a6])
@@ -2650,6 +3864,12 @@ extension ArityCase {
       hookBefore: { once, body in ArityStressProxy.hookBefore(\.plain0, once: once) { body([]) } },
       hookAfter: { once, body in
         ArityStressProxy.hookAfter(\.plain0, once: once) { value in body("\(value)", []) }
+      },
+      hookInstead: { once, body in
+        ArityInsteadStressProxy.hookInstead(\.plain0, once: once) { original in
+          body([])
+          return original()
+        }
       }
     ),
     ArityStressCase(
@@ -2657,6 +3877,12 @@ extension ArityCase {
       hookBefore: { once, body in ArityStressProxy.hookBefore(\.plain1, once: once) { a0 in body([a0]) } },
       hookAfter: { once, body in
         ArityStressProxy.hookAfter(\.plain1, once: once) { value, a0 in body("\(value)", [a0]) }
+      },
+      hookInstead: { once, body in
+        ArityInsteadStressProxy.hookInstead(\.plain1, once: once) { original, a0 in
+          body([a0])
+          return original(a0)
+        }
       }
     ),
     ArityStressCase(
@@ -2664,6 +3890,12 @@ extension ArityCase {
       hookBefore: { once, body in ArityStressProxy.hookBefore(\.plain2, once: once) { a0, a1 in body([a0, a1]) } },
       hookAfter: { once, body in
         ArityStressProxy.hookAfter(\.plain2, once: once) { value, a0, a1 in body("\(value)", [a0, a1]) }
+      },
+      hookInstead: { once, body in
+        ArityInsteadStressProxy.hookInstead(\.plain2, once: once) { original, a0, a1 in
+          body([a0, a1])
+          return original(a0, a1)
+        }
       }
     ),
     ArityStressCase(
@@ -2673,6 +3905,12 @@ extension ArityCase {
       },
       hookAfter: { once, body in
         ArityStressProxy.hookAfter(\.plain3, once: once) { value, a0, a1, a2 in body("\(value)", [a0, a1, a2]) }
+      },
+      hookInstead: { once, body in
+        ArityInsteadStressProxy.hookInstead(\.plain3, once: once) { original, a0, a1, a2 in
+          body([a0, a1, a2])
+          return original(a0, a1, a2)
+        }
       }
     ),
     ArityStressCase(
@@ -2682,6 +3920,12 @@ extension ArityCase {
       },
       hookAfter: { once, body in
         ArityStressProxy.hookAfter(\.plain4, once: once) { value, a0, a1, a2, a3 in body("\(value)", [a0, a1, a2, a3]) }
+      },
+      hookInstead: { once, body in
+        ArityInsteadStressProxy.hookInstead(\.plain4, once: once) { original, a0, a1, a2, a3 in
+          body([a0, a1, a2, a3])
+          return original(a0, a1, a2, a3)
+        }
       }
     ),
     ArityStressCase(
@@ -2694,6 +3938,12 @@ extension ArityCase {
       hookAfter: { once, body in
         ArityStressProxy.hookAfter(\.plain5, once: once) { value, a0, a1, a2, a3, a4 in
           body("\(value)", [a0, a1, a2, a3, a4])
+        }
+      },
+      hookInstead: { once, body in
+        ArityInsteadStressProxy.hookInstead(\.plain5, once: once) { original, a0, a1, a2, a3, a4 in
+          body([a0, a1, a2, a3, a4])
+          return original(a0, a1, a2, a3, a4)
         }
       }
     ),
@@ -2708,6 +3958,12 @@ extension ArityCase {
       hookAfter: { once, body in
         ArityStressProxy.hookAfter(\.plain6, once: once) { value, a0, a1, a2, a3, a4, a5 in
           body("\(value)", [a0, a1, a2, a3, a4, a5])
+        }
+      },
+      hookInstead: { once, body in
+        ArityInsteadStressProxy.hookInstead(\.plain6, once: once) { original, a0, a1, a2, a3, a4, a5 in
+          body([a0, a1, a2, a3, a4, a5])
+          return original(a0, a1, a2, a3, a4, a5)
         }
       }
     ),
@@ -2724,6 +3980,12 @@ extension ArityCase {
       hookAfter: { once, body in
         ArityStressProxy.hookAfter(\.plain7, once: once) { value, a0, a1, a2, a3, a4, a5, a6 in
           body("\(value)", [a0, a1, a2, a3, a4, a5, a6])
+        }
+      },
+      hookInstead: { once, body in
+        ArityInsteadStressProxy.hookInstead(\.plain7, once: once) { original, a0, a1, a2, a3, a4, a5, a6 in
+          body([a0, a1, a2, a3, a4, a5, a6])
+          return original(a0, a1, a2, a3, a4, a5, a6)
         }
       }
     ),

@@ -31,6 +31,16 @@ final class ArityArgument: Sendable {
 /// The error the throwing methods throw: a class, for identity checks.
 final class ArityFailure: Error {}
 
+/// What an instead hook of the arity fixtures does, as its body decides.
+enum InsteadAction {
+  /// Goes on with `original`, passing these arguments.
+  case proceed([ArityArgument])
+  /// Returns this value (nothing, for a method that returns nothing) without calling `original`.
+  case answer(Int)
+  /// Throws this error (only for a throwing method).
+  case fail(ArityFailure)
+}
+
 /// The effects of a method of the arity fixtures.
 enum ArityEffects: Sendable {
   case plain, throwing, async, asyncThrowing
@@ -42,6 +52,7 @@ enum ArityEffects: Sendable {
 struct ArityCase: Sendable, CustomTestStringConvertible {
   typealias ArgumentsBody = ([ArityArgument]) -> Void
   typealias OutcomeBody = (String, [ArityArgument]) -> Void
+  typealias InsteadBody = ([ArityArgument]) -> InsteadAction
 
   let method: String
   let arity: Int
@@ -54,6 +65,10 @@ struct ArityCase: Sendable, CustomTestStringConvertible {
   let hookAfter: @MainActor @Sendable (ArityProxy, Bool, @escaping OutcomeBody) -> HookToken
   /// The instead hook calls its body, then `original` with the arguments it got.
   let hookInstead: @MainActor @Sendable (ArityProxy, Bool, @escaping () -> Void) -> HookToken
+  /// The instead hook passes the arguments it got to its body and does what the body says.
+  let hookInsteadActing: @MainActor @Sendable (ArityProxy, Bool, @escaping InsteadBody) -> HookToken
+  /// The same, as a type-wide hook on ``ArityInsteadTypeWideProxy``.
+  let hookTypeWideInstead: @Sendable (Bool, @escaping @Sendable ([ArityArgument]) -> InsteadAction) -> HookToken
   let hookTypeWideBefore: @Sendable (Bool, @escaping @Sendable ([ArityArgument]) -> Void) -> HookToken
   let hookTypeWideAfter: @Sendable (Bool, @escaping @Sendable (String, [ArityArgument]) -> Void) -> HookToken
 
@@ -61,6 +76,17 @@ struct ArityCase: Sendable, CustomTestStringConvertible {
 
   /// Whether the proxy's generated arity path serves this method (else the parameter-pack path).
   var hasArityPath: Bool { arity <= 6 }
+
+  /// Calls the method on `target`, failures as values: the value, `"()"`, or the error's identity.
+  @MainActor
+  func outcome(on target: any ArityProbe, _ arguments: [ArityArgument]) async -> String {
+    do {
+      let value = try await call(target, arguments)
+      return value.map { "success(\($0))" } ?? "success(())"
+    } catch {
+      return ArityCase.describe(Result<Int, any Error>.failure(error))
+    }
+  }
 
   /// A throwing method's outcome as text; an error by identity.
   static func describe<Value, Failure: Error>(_ outcome: Result<Value, Failure>) -> String {
@@ -80,6 +106,9 @@ struct ArityStressCase: Sendable, CustomTestStringConvertible {
   let call: @Sendable (any ArityProbe, [ArityArgument]) -> Int
   let hookBefore: @Sendable (Bool, @escaping @Sendable ([ArityArgument]) -> Void) -> HookToken
   let hookAfter: @Sendable (Bool, @escaping @Sendable (String, [ArityArgument]) -> Void) -> HookToken
+  /// A type-wide instead hook on ``ArityInsteadStressProxy`` that passes the arguments to its body,
+  /// then goes on with them.
+  let hookInstead: @Sendable (Bool, @escaping @Sendable ([ArityArgument]) -> Void) -> HookToken
 
   var testDescription: String { "plain\(arity)" }
 }
