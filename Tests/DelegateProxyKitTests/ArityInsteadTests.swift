@@ -127,6 +127,36 @@ import Testing
     #expect(log.all.filter { !$0.hasPrefix("begin") } == ["type instead", call])
   }
 
+  @Test(arguments: ArityCase.all.filter { $0.effects == .plain })
+  func insteadHooksShareTheChainWithStringKeyedOnes(_ method: ArityCase) async throws {
+    let arguments = ArityArgument.make(method.arity)
+    let changed = ArityArgument.make(method.arity, from: 5)
+    let delegate = ArityRecorder()
+    let proxy = ArityProxy(forwardee: delegate)
+    let log = RecordingLog()
+    let selector = method.method + "(" + String(repeating: "_:", count: method.arity) + ")"
+    _ = method.hookInsteadActing(proxy, false) { _ in
+      log.append("typed")
+      return .proceed(changed)
+    }
+    _ = try proxy.hooks.addInsteadHook(for: selector) { call in
+      log.append("string-keyed \(call.invocation.arguments.count)")
+      call.proceed()
+    }
+    // A string-keyed hook needs the call as an `Invocation`: the call takes the parameter-pack
+    // path, which runs the typed hook through its pack-shaped box and `original` through the pack.
+    #if DEBUG
+      let packCalls = proxy.hooks.packPathCalls.load(ordering: .relaxed)
+    #endif
+    let result = await method.outcome(on: proxy, arguments)
+    #if DEBUG
+      #expect(proxy.hooks.packPathCalls.load(ordering: .relaxed) - packCalls == 1)
+    #endif
+    #expect(log.all == ["typed", "string-keyed \(method.arity)"])
+    #expect(delegate.log.all == [method.method + ArityArgument.describe(changed)])
+    #expect(result == (method.returnsValue ? "success(\(ArityArgument.answer(changed)))" : "success(())"))
+  }
+
   @Test(arguments: ArityCase.all)
   func removalDuringACallTakesEffectFromTheNextCall(_ method: ArityCase) async throws {
     let arguments = ArityArgument.make(method.arity)
