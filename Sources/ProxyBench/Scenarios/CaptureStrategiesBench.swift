@@ -36,8 +36,12 @@ func strategyKind(forBenchID id: String) -> CaptureStrategyKind {
 
 /// A delegate class whose did-select and did-deselect implementations do what an app's trivial
 /// delegate does: bump a counter.
+///
+/// The fixtures' counters are ``IsolatedCounter``s: a counter that shared a cache line with one
+/// of the model's objects would make every send wait on its atomic add, in some runs and not in
+/// others, depending on where the allocator put it.
 @MainActor
-func makeBenchDelegateClass(counter: BenchCounter) -> RuntimeClass {
+func makeBenchDelegateClass(counter: IsolatedCounter) -> RuntimeClass {
   let body = Implementation { (_: RuntimeObject, _: inout Message) in counter.increment() }
   do {
     return try Runtime.makeClass(
@@ -49,7 +53,7 @@ func makeBenchDelegateClass(counter: BenchCounter) -> RuntimeClass {
 }
 
 /// `hooks` trivial `.after` handlers on the measured selector, each bumping `counter`.
-func benchHandlers(count hooks: Int, counter: BenchCounter) -> [CaptureHandler] {
+func benchHandlers(count hooks: Int, counter: IsolatedCounter) -> [CaptureHandler] {
   (0..<hooks).map { _ in CaptureHandler.after(capturedSelector) { _, _ in counter.increment() } }
 }
 
@@ -78,8 +82,8 @@ func benchRemove(_ installation: any CaptureInstallation) {
 func captureSendLoop(
   strategyID: String?, hooks: Int = 1, selector: RuntimeSelector = capturedSelector, inlineHandler: Bool = false
 ) -> @MainActor (Int) -> Void {
-  let delegateCounter = BenchCounter()
-  let handlerCounter = BenchCounter()
+  let delegateCounter = IsolatedCounter()
+  let handlerCounter = IsolatedCounter()
   let object = RuntimeObject(class: makeBenchDelegateClass(counter: delegateCounter))
   var installation: (any CaptureInstallation)?
   if let strategyID {
@@ -128,7 +132,7 @@ func sendOrStop(_ receiver: RuntimeObject, _ selector: RuntimeSelector, _ host: 
 /// `classes` delegate classes and `instances` objects spread over them round-robin.
 @MainActor
 func makeBenchPopulation(instances: Int, classes: Int) -> (classes: [RuntimeClass], objects: [RuntimeObject]) {
-  let counter = BenchCounter()
+  let counter = IsolatedCounter()
   let made = (0..<classes).map { _ in makeBenchDelegateClass(counter: counter) }
   var objects: [RuntimeObject] = []
   objects.reserveCapacity(instances)

@@ -7,7 +7,9 @@ import ProxyBenchHarness
 /// take the model and the benchmark's own handler out of the ratios.
 ///
 /// Every variant is a `.timedLoop`; the class, object and strategy are built in setup, and each
-/// strategy runs the same single trivial `.after` handler (an atomic add).
+/// strategy runs the same single trivial `.after` handler (an atomic add). The delegate's and
+/// the handler's counters are ``IsolatedCounter``s, so that their atomic adds cost the same in
+/// every run whatever the allocator put beside them.
 ///
 /// Main group, baseline `send`:
 /// - `send`: a cached `send`, no capture. Target: 0 allocations.
@@ -60,9 +62,10 @@ protocol ModelMessageDelegate: AnyObject {
   func didSelect(_ host: ListHost, _ indexPath: IndexPath)
 }
 
-/// The direct-call delegate: the same body as the model's delegate class (a counter bump).
+/// The direct-call delegate: the same body as the model's delegate class (a bump of a counter
+/// on a cache line of its own).
 final class ModelMessageCounter: ModelMessageDelegate {
-  let counter = BenchCounter()
+  let counter = IsolatedCounter()
   func didSelect(_ host: ListHost, _ indexPath: IndexPath) { counter.increment() }
 }
 

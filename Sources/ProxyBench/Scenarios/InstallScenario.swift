@@ -79,7 +79,7 @@ func installScenario() -> Scenario {
 private func installBatch(strategyID: String, instances: Int, classes: Int) -> @MainActor () -> Void {
   let population = makeBenchPopulation(instances: instances, classes: classes)
   let strategy = strategyKind(forBenchID: strategyID).makeStrategy(
-    handlers: benchHandlers(count: 1, counter: BenchCounter()))
+    handlers: benchHandlers(count: 1, counter: IsolatedCounter()))
   var installations: [any CaptureInstallation] = []
   installations.reserveCapacity(instances)
   return {
@@ -104,7 +104,7 @@ private func installMemory(
   var allocations: UInt64? = 0
   for _ in 0..<context.configuration.batchSampleCount {
     let population = makeBenchPopulation(instances: instances, classes: classes)
-    let strategy = kind.makeStrategy(handlers: benchHandlers(count: 1, counter: BenchCounter()))
+    let strategy = kind.makeStrategy(handlers: benchHandlers(count: 1, counter: IsolatedCounter()))
     var installations: [any CaptureInstallation] = []
     installations.reserveCapacity(instances)
     let generatedBefore = DynamicSubclassStrategy.generatedClassCount
