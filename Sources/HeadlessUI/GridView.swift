@@ -135,7 +135,7 @@ extension GridViewDelegate {
 open class GridCell: View {
   /// The item the cell shows, set by the grid when it loads the cell.
   public package(set) var indexPath: IndexPath? {
-    didSet { View.treeGeneration &+= 1 }
+    didSet { View.treeDidChange() }
   }
 
   /// Whether the item is selected.

@@ -163,7 +163,7 @@ extension ListViewDelegate {
 open class ListCell: View {
   /// The row the cell shows, set by the list when it loads the cell.
   public package(set) var indexPath: IndexPath? {
-    didSet { View.treeGeneration &+= 1 }
+    didSet { View.treeDidChange() }
   }
 
   /// Whether the row is selected.

@@ -13,30 +13,47 @@
 /// ```
 @MainActor
 open class View: Responder {
+  // `superview`, `subviews`, `isHidden` and `alpha` are what code observing the tree reads on every
+  // interaction (AutoTrack walks them on each tap), as UIKit's are, and UIKit's cost no runtime
+  // exclusivity check. They skip it too: views are main-actor isolated, this module changes the tree
+  // without re-entering it, and an overlapping access from outside could only touch a `Bool` or a
+  // `Double` (the other two are read-only there).
+
   /// The view this view is a subview of.
-  public private(set) weak var superview: View?
+  @exclusivity(unchecked) public private(set) weak var superview: View?
 
   /// The subviews, back to front.
-  public private(set) var subviews: [View] = []
+  @exclusivity(unchecked) public private(set) var subviews: [View] = []
 
   /// The screen whose root view this is; set by ``Screen``.
   package weak var owningScreen: Screen? {
-    didSet { View.treeGeneration &+= 1 }
+    didSet { View.treeDidChange() }
   }
 
   /// A counter bumped by every change to any view tree: a view added, inserted or removed, a screen's
   /// root view attached, a cell given a new row. Code that caches facts derived from the tree (AutoTrack
   /// caches element paths) compares it to know whether its cache is still valid.
-  package static var treeGeneration: UInt64 = 0
+  package static var treeGeneration: UInt64 { generation }
+
+  /// Moves ``treeGeneration`` on: called by every change to a view tree.
+  package static func treeDidChange() {
+    generation &+= 1
+  }
+
+  // Read on every tracked tap. Main-actor isolated, and every access is one read or one increment that
+  // never overlaps another, so it skips the dynamic exclusivity check a global variable otherwise gets
+  // on each access (a runtime call). The attribute is honoured only by accesses in this module, hence
+  // the accessors above.
+  @exclusivity(unchecked) private static var generation: UInt64 = 0
 
   /// An identifier for tests and analytics rules, as in UIKit.
   public var accessibilityIdentifier: String?
 
   /// Whether the view is hidden. Hidden views stay in the tree.
-  public var isHidden: Bool = false
+  @exclusivity(unchecked) public var isHidden: Bool = false
 
   /// The view's opacity, from 0 (transparent) to 1 (opaque).
-  public var alpha: Double = 1
+  @exclusivity(unchecked) public var alpha: Double = 1
 
   /// Creates a view.
   ///
@@ -88,7 +105,7 @@ open class View: Responder {
     let position = min(max(index, 0), subviews.count)
     subviews.insert(view, at: position)
     view.superview = self
-    View.treeGeneration &+= 1
+    View.treeDidChange()
   }
 
   /// Removes the view from its superview; does nothing when it has none.
@@ -96,7 +113,7 @@ open class View: Responder {
     guard let parent = superview else { return }
     parent.subviews.removeAll { $0 === self }
     superview = nil
-    View.treeGeneration &+= 1
+    View.treeDidChange()
   }
 
   /// Whether this view is `view` or lies below it in the tree.
