@@ -71,15 +71,17 @@ public final class AutoTracker {
   private static var trackers = ObjectTable<WeakReference<AutoTracker>>()
 
   private let clock: ElapsedClock
+  // Read on every capture, on the main actor only and never re-entrantly: no dynamic exclusivity
+  // checks on the capture path.
   /// The rules as the caller's thread reads them (screen key paths); the pipeline has its own.
-  private var compiled: CompiledRules
+  @exclusivity(unchecked) private var compiled: CompiledRules
   private let locator: ElementLocator
   private let buffer: CaptureBuffer
   private var attachments: [HostAttachment] = []
   private var viewStarts: [ObjectIdentifier: Duration] = [:]
   /// How many captures are running: more than one when the app's provider code, called by a capture,
   /// made another.
-  private var captureDepth = 0
+  @exclusivity(unchecked) private var captureDepth = 0
 
   /// Creates a stopped tracker.
   ///
@@ -325,10 +327,7 @@ public final class AutoTracker {
     captureDepth += 1
     defer { captureDepth -= 1 }
     let (element, screen) = locator.place(capture, nested: captureDepth > 1)
-    // `if let`, not `Optional.map`: a main-actor closure handed to `map` is checked for isolation at
-    // run time on every call.
-    var screenFacts: ScreenFacts?
-    if let screen { screenFacts = ScreenFacts(screen, rules: compiled) }
+    let screenFacts = ScreenFacts.taken(of: screen, rules: compiled)
     buffer.append(
       .facts(CapturedFacts(kind: capture.kind, elapsed: now ?? clock.now(), element: element, screen: screenFacts)))
   }

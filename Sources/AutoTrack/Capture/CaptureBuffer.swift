@@ -11,8 +11,9 @@ final class CaptureBuffer {
   static let batchLimit = 256
 
   let pipeline: CapturePipeline
-  private var pending: [CapturePipeline.Item] = []
-  private var handOffScheduled = false
+  // Main actor only, never accessed re-entrantly: no dynamic exclusivity check on every capture.
+  @exclusivity(unchecked) private var pending: [CapturePipeline.Item] = []
+  @exclusivity(unchecked) private var handOffScheduled = false
 
   init(pipeline: CapturePipeline) {
     self.pipeline = pipeline

@@ -112,6 +112,16 @@ struct ScreenFacts: Sendable {
 }
 
 extension ScreenFacts {
+  /// The facts of `screen` now, or `nil` for no screen.
+  ///
+  /// `if let`, not `Optional.map`: a main-actor closure handed to `map` is checked for isolation at
+  /// run time on every call.
+  @MainActor
+  static func taken(of screen: Screen?, rules: CompiledRules) -> ScreenFacts? {
+    guard let screen else { return nil }
+    return ScreenFacts(screen, rules: rules)
+  }
+
   /// Takes the facts of `screen` now: its name and title, what its providers return, and the values
   /// its rule's key paths read (only when some screen rule declares key-path properties: they read
   /// the app's state, which is only valid at the capture).

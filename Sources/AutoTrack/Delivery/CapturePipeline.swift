@@ -41,8 +41,10 @@ final class CapturePipeline: Sendable {
     case barrier(CheckedContinuation<Void, Never>)
   }
 
+  /// The queued items as the batches they arrived in: a batch is queued as it is, so the caller's
+  /// thread neither copies its items into a longer array nor is left to destroy them.
   private struct Queue {
-    var items: [Item] = []
+    var batches: [[Item]] = []
     var isDraining = false
   }
 
@@ -94,11 +96,12 @@ final class CapturePipeline: Sendable {
 
   /// Queues a batch of items after those already queued, and starts a drain when none runs.
   ///
-  /// - Complexity: One lock, O(1) amortized per item.
+  /// - Parameter items: The batch, queued as it is and released by the drain.
+  /// - Complexity: One lock, O(1) amortized per batch.
   func enqueue(_ items: [Item]) {
     guard !items.isEmpty else { return }
     let startsDrain = queue.withLock { queue in
-      if queue.items.isEmpty { queue.items = items } else { queue.items.append(contentsOf: items) }
+      queue.batches.append(items)
       guard !queue.isDraining else { return false }
       queue.isDraining = true
       return true
@@ -110,29 +113,30 @@ final class CapturePipeline: Sendable {
   /// the call is in the sink. For a caller that never returns to an executor (the benchmark's main
   /// thread); it polls, so it never waits on the drain's lock for long.
   func waitUntilIdle() {
-    while queue.withLock({ $0.isDraining || !$0.items.isEmpty }) { usleep(20) }
+    while queue.withLock({ $0.isDraining || !$0.batches.isEmpty }) { usleep(20) }
   }
 
   private func drain() {
     while true {
-      let round = queue.withLock { queue -> [Item]? in
-        guard !queue.items.isEmpty else {
+      let round = queue.withLock { queue -> [[Item]]? in
+        guard !queue.batches.isEmpty else {
           queue.isDraining = false
           return nil
         }
-        defer { queue.items = [] }
-        return queue.items
+        var round: [[Item]] = []
+        swap(&round, &queue.batches)
+        return round
       }
       guard let round else { return }
       process(round)
     }
   }
 
-  private func process(_ items: [Item]) {
+  private func process(_ batches: [[Item]]) {
     var events: [TrackedEvent] = []
-    events.reserveCapacity(items.count)
+    events.reserveCapacity(batches.reduce(0) { $0 + $1.count })
     stage.withLock { stage in
-      for item in items {
+      for item in batches.joined() {
         switch item {
         case .facts(let facts):
           if let event = build(facts, &stage) { events.append(event) }

@@ -37,6 +37,9 @@ final class ElementLocator {
 
   // Read and written on the main actor only, never re-entrantly: no dynamic exclusivity checks.
   @exclusivity(unchecked) private var cache: [ObjectIdentifier: CachedPath] = [:]
+  /// The entry found last, checked before the dictionary: taps come in runs on one list or control,
+  /// and a hit then costs a comparison, not a hash.
+  @exclusivity(unchecked) private var lastFound: (key: ObjectIdentifier, path: CachedPath)?
   @exclusivity(unchecked) private var generation: UInt64 = .max
   /// The number the next cached path gets; numbering starts over with the cache.
   @exclusivity(unchecked) private var nextID: UInt32 = 0
@@ -89,28 +92,42 @@ final class ElementLocator {
         end = .unloadedCell(selection.indexPath)
         placed = pathAndScreen(of: host)
       }
-      var facts = facts(element, placed.path, end, host: host)
-      let provider = TypeTraits.rowProvider(selection.dataSource) ?? TypeTraits.rowProvider(selection.delegate)
-      if let provider { facts.rowProvided = provider.autoTrackProperties(at: selection.indexPath, in: host) }
+      let facts = facts(element, placed.path, end, host: host) { Self.rowProperties(of: selection) }
       return (facts, placed.screen)
     }
   }
 
-  private func facts(_ view: View, _ basePath: PathID, _ end: ElementFacts.PathEnd, host: View?) -> ElementFacts {
+  /// What the row's ``AutoTrackRowPropertiesProviding`` data source or delegate returns.
+  private static func rowProperties(of selection: SelectionContext) -> [String: PropertyValue]? {
+    let provider = TypeTraits.rowProvider(selection.dataSource) ?? TypeTraits.rowProvider(selection.delegate)
+    return provider?.autoTrackProperties(at: selection.indexPath, in: selection.host)
+  }
+
+  /// The facts of `view`, built in one piece: the app's providers are asked in a fixed order (the
+  /// element's properties, then the row's), and nothing is copied into the result afterwards.
+  ///
+  /// - Parameter rowProperties: What the row's provider returns; called last, once.
+  private func facts(
+    _ view: View, _ basePath: PathID, _ end: ElementFacts.PathEnd, host: View?,
+    rowProperties: () -> [String: PropertyValue]? = { nil }
+  ) -> ElementFacts {
     var hostFacts: ObjectFacts?
     var hostIdentifier: String?
     if let host {
       hostFacts = ObjectFacts(host)
       hostIdentifier = host.accessibilityIdentifier
     }
-    var facts = ElementFacts(
-      view: ObjectFacts(view), host: hostFacts, basePath: basePath, pathEnd: end,
-      identifier: view.accessibilityIdentifier, hostIdentifier: hostIdentifier, content: ContentSnapshot(),
-      selectedSegment: (view as? SegmentedControl)?.selectedIndex,
-      provided: TypeTraits.propertiesProvider(view)?.autoTrackProperties, rowProvided: nil)
+    let identifier = view.accessibilityIdentifier
+    let selectedSegment = (view as? SegmentedControl)?.selectedIndex
+    let provided = TypeTraits.propertiesProvider(view)?.autoTrackProperties
     // The host of a row with no loaded cell is described only as a cell of it: its texts are not the row's.
-    if facts.describesView { facts.content = ContentSnapshot(of: view) }
-    return facts
+    let content: ContentSnapshot
+    if case .unloadedCell = end { content = ContentSnapshot() } else { content = ContentSnapshot(of: view) }
+    let rowProvided = rowProperties()
+    return ElementFacts(
+      view: ObjectFacts(view), host: hostFacts, basePath: basePath, pathEnd: end, identifier: identifier,
+      hostIdentifier: hostIdentifier, content: content, selectedSegment: selectedSegment, provided: provided,
+      rowProvided: rowProvided)
   }
 
   private func locate(_ view: View) -> (element: ElementFacts?, screen: Screen?) {
@@ -126,12 +143,13 @@ final class ElementLocator {
       isStale = false
       if nextID > 0 {
         cache.removeAll(keepingCapacity: true)
+        lastFound = nil
         nextID = 0
         send(.forgetPaths)
       }
     }
     let key = ObjectIdentifier(view)
-    if !isStale, let cached = cache[key], cached.view === view {
+    if !isStale, let cached = cachedPath(for: key), cached.view === view {
       let screen = cached.screen
       if cached.hasScreen == (screen != nil) { return (cached.id, screen) }
     }
@@ -139,7 +157,18 @@ final class ElementLocator {
     let id = PathID(index: nextID)
     nextID += 1
     send(.path(id, described.path))
-    if !isStale { cache[key] = CachedPath(view: view, id: id, screen: described.screen) }
+    if !isStale {
+      let path = CachedPath(view: view, id: id, screen: described.screen)
+      cache[key] = path
+      lastFound = (key, path)
+    }
     return (id, described.screen)
+  }
+
+  private func cachedPath(for key: ObjectIdentifier) -> CachedPath? {
+    if let lastFound, lastFound.key == key { return lastFound.path }
+    guard let path = cache[key] else { return nil }
+    lastFound = (key, path)
+    return path
   }
 }

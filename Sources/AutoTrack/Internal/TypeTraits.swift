@@ -30,8 +30,8 @@ enum TypeTraits {
       type: nil, traits: Traits(namesScreen: false, providesProperties: false, providesRowProperties: false)),
     count: memoSize)
 
-  private static func traits(of object: AnyObject) -> Traits {
-    let key = ObjectIdentifier(type(of: object))
+  private static func traits(of type: AnyObject.Type) -> Traits {
+    let key = ObjectIdentifier(type)
     // Multiplicative hashing: the top bits of the product mix every bit of the metadata address.
     let slot = Int(truncatingIfNeeded: (UInt64(UInt(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15) >> memoShift)
     let memoized = memo[slot]
@@ -41,25 +41,54 @@ enum TypeTraits {
       traits = cached
     } else {
       traits = Traits(
-        namesScreen: object is any AutoTrackScreenNaming,
-        providesProperties: object is any AutoTrackPropertiesProviding,
-        providesRowProperties: object is any AutoTrackRowPropertiesProviding)
+        namesScreen: type is any AutoTrackScreenNaming.Type,
+        providesProperties: type is any AutoTrackPropertiesProviding.Type,
+        providesRowProperties: type is any AutoTrackRowPropertiesProviding.Type)
       cache[key] = traits
     }
     memo[slot] = Memo(type: key, traits: traits)
     return traits
   }
 
-  static func screenNaming(_ object: AnyObject) -> (any AutoTrackScreenNaming)? {
-    traits(of: object).namesScreen ? object as? any AutoTrackScreenNaming : nil
+  // The lookups are generic and ask by the object's type, and the casts (only for a class that
+  // conforms) sit in functions of their own: converting a view or screen to `AnyObject`, or casting
+  // it, takes it at +1, a retain and release of an object with weak references (the slow, side-table
+  // reference count) on every capture, conforming or not.
+
+  static func screenNaming<Object: AnyObject>(_ object: Object) -> (any AutoTrackScreenNaming)? {
+    traits(of: type(of: object)).namesScreen ? castToScreenNaming(object) : nil
   }
 
-  static func propertiesProvider(_ object: AnyObject) -> (any AutoTrackPropertiesProviding)? {
-    traits(of: object).providesProperties ? object as? any AutoTrackPropertiesProviding : nil
+  static func propertiesProvider<Object: AnyObject>(_ object: Object) -> (any AutoTrackPropertiesProviding)? {
+    traits(of: type(of: object)).providesProperties ? castToPropertiesProvider(object) : nil
   }
 
   static func rowProvider(_ object: AnyObject?) -> (any AutoTrackRowPropertiesProviding)? {
-    guard let object, traits(of: object).providesRowProperties else { return nil }
-    return object as? any AutoTrackRowPropertiesProviding
+    guard let type = dynamicType(of: object), traits(of: type).providesRowProperties else { return nil }
+    return castToRowProvider(object)
+  }
+
+  /// The object's class, read without binding the object to a new name (a retain).
+  @inline(__always)
+  private static func dynamicType(of object: AnyObject?) -> AnyObject.Type? {
+    switch object {
+    case .some(let object): type(of: object)
+    case .none: nil
+    }
+  }
+
+  @inline(never)
+  private static func castToScreenNaming(_ object: AnyObject) -> (any AutoTrackScreenNaming)? {
+    object as? any AutoTrackScreenNaming
+  }
+
+  @inline(never)
+  private static func castToPropertiesProvider(_ object: AnyObject) -> (any AutoTrackPropertiesProviding)? {
+    object as? any AutoTrackPropertiesProviding
+  }
+
+  @inline(never)
+  private static func castToRowProvider(_ object: AnyObject?) -> (any AutoTrackRowPropertiesProviding)? {
+    object as? any AutoTrackRowPropertiesProviding
   }
 }

@@ -112,6 +112,33 @@ import Testing
       ])
     #expect(clicks.map { $0.properties["row"] } == [0, nil, 1, 2])
   }
+
+  /// A change elsewhere in the tree that moves a list's own path (a view of the list's type inserted
+  /// before it, a wrapper put around its screen's content) reaches the next tap's path: the cached path
+  /// of the list is not used across a tree change, though the list itself never moved.
+  @Test func aTreeChangeAroundAListReachesTheNextTapsPath() async throws {
+    let fixture = try TrackingFixture(rules: TrackingRules(debounceWindow: .zero))
+    let shop = fixture.shop
+    let root = try #require(shop.list.superview)
+    var expected: [String] = []
+    var listPaths: [String] = []
+    func tapRow(_ row: Int) throws {
+      try shop.list.tapRow(at: IndexPath(row: row, section: 0))
+      listPaths.append(ElementDescription.path(of: shop.list))
+      expected.append(listPaths.last! + "/ListCell[0][\(row)]")
+    }
+    try tapRow(0)
+    try tapRow(1)  // a cache hit
+    root.insertSubview(ListView(), at: 0)  // the list becomes the second ListView of its superview
+    try tapRow(2)
+    shop.buy.tap()  // the button's own path is cached in the new numbering
+    expected.append(ElementDescription.path(of: shop.buy))
+    root.subviews[0].removeFromSuperview()
+    try tapRow(0)
+    let clicks = try await fixture.clicks
+    #expect(listPaths[0] == listPaths[1] && listPaths[1] != listPaths[2] && listPaths[3] == listPaths[0])
+    #expect(clicks.map { $0.properties["element_path"] } == expected.map { .string($0) })
+  }
 }
 
 /// Three rows; its row properties run `onRowProperties` first, as app code called by a capture.
