@@ -78,7 +78,7 @@ private final class AsyncPingRig: @unchecked Sendable {
   // @unchecked: used by one task at a time; the harness waits for each task before the next.
   let host = AsyncPingHost()
   let delegate = AsyncPingDelegateImpl()
-  let counter = BenchCounter()
+  let counter = IsolatedCounter()
 
   init(proxy: Bool, afterHook: Bool) {
     host.delegate = delegate

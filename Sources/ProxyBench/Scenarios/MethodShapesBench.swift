@@ -61,7 +61,7 @@ func shapeLoop(_ shape: MethodShape, _ path: ShapePath) -> @MainActor @Sendable 
   let host = ShapesHost()
   let delegate = CountingShapesDelegate()
   host.delegate = delegate
-  let counter = BenchCounter()
+  let counter = IsolatedCounter()
   if path != .direct {
     let proxy = host.installProxy(ShapesProxy())
     if path == .proxyAfterHook {

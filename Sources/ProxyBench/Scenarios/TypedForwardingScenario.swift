@@ -2,7 +2,6 @@ import DelegateProxyKit
 import Foundation
 import HeadlessUI
 import ProxyBenchHarness
-import Synchronization
 
 /// `typed-forwarding`: a HeadlessUI list host dispatching did-select to its delegate, directly
 /// and through typed proxies, to price what a proxy and each kind of hook add to one call.
@@ -90,7 +89,7 @@ func listLoop(
   let first = proxies >= 1 ? list.installProxy(ListViewDelegateProxy()) : nil
   if proxies >= 2 { list.installProxy(SecondListProxy()) }
   if proxies >= 3 { list.installProxy(ThirdListProxy()) }
-  let counter = BenchCounter()
+  let counter = IsolatedCounter()
   if afterHook, let proxy = first {
     for _ in 0..<hooks {
       if dynamic {
@@ -119,7 +118,7 @@ func insteadHookLoop() -> @MainActor @Sendable (Int) -> Void {
   let delegate = CountingListDelegate()
   list.delegate = delegate
   let proxy = list.installProxy(ListViewDelegateProxy())
-  let counter = BenchCounter()
+  let counter = IsolatedCounter()
   proxy.hookInstead(\.didSelectRow) { original, listView, indexPath in
     counter.add(indexPath.row &+ 1)
     original(listView, indexPath)
@@ -137,14 +136,6 @@ func insteadHookLoop() -> @MainActor @Sendable (Int) -> Void {
 final class CountingListDelegate: ListViewDelegate {
   var count = 0
   func listView(_ listView: ListView, didSelectRowAt indexPath: IndexPath) { count &+= 1 }
-}
-
-/// A counter a `Sendable` hook can bump: one relaxed atomic add.
-final class BenchCounter: Sendable {
-  private let storage = Atomic<Int>(0)
-  func increment() { storage.add(1, ordering: .relaxed) }
-  func add(_ amount: Int) { storage.add(amount, ordering: .relaxed) }
-  var value: Int { storage.load(ordering: .relaxed) }
 }
 
 /// A second proxy kind, standing for another library's list proxy (it forwards did-select only;
