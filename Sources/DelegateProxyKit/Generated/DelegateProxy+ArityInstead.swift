@@ -22,7 +22,8 @@ extension DelegateProxy {
       let next = index
       let hook = Unmanaged<InsteadHook0<Delegate, Result, Failure>>.fromOpaque(entry.arityBoxPointer.unsafelyUnwrapped)
       // The hook gets the rest of the call as a value; the closures it holds must not outlive the
-      // hook (`withoutActuallyEscaping` checks that), which keeps this path allocation-free.
+      // hook (`withoutActuallyEscaping` checks that). Making the host's fallback escaping for it
+      // costs one allocation per call.
       let outcome: Swift.Result<Result, Failure> = withoutActuallyEscaping(call) { call in
         withoutActuallyEscaping(fallback) { fallback in
           let original = OriginalCall0<Delegate, Result, Failure>(
@@ -89,7 +90,8 @@ extension DelegateProxy {
       let hook = Unmanaged<InsteadHook1<Delegate, A0, Result, Failure>>.fromOpaque(
         entry.arityBoxPointer.unsafelyUnwrapped)
       // The hook gets the rest of the call as a value; the closures it holds must not outlive the
-      // hook (`withoutActuallyEscaping` checks that), which keeps this path allocation-free.
+      // hook (`withoutActuallyEscaping` checks that). Making the host's fallback escaping for it
+      // costs one allocation per call.
       let outcome: Swift.Result<Result, Failure> = withoutActuallyEscaping(call) { call in
         withoutActuallyEscaping(fallback) { fallback in
           let original = OriginalCall1<Delegate, A0, Result, Failure>(
@@ -156,7 +158,8 @@ extension DelegateProxy {
       let hook = Unmanaged<InsteadHook2<Delegate, A0, A1, Result, Failure>>.fromOpaque(
         entry.arityBoxPointer.unsafelyUnwrapped)
       // The hook gets the rest of the call as a value; the closures it holds must not outlive the
-      // hook (`withoutActuallyEscaping` checks that), which keeps this path allocation-free.
+      // hook (`withoutActuallyEscaping` checks that). Making the host's fallback escaping for it
+      // costs one allocation per call.
       let outcome: Swift.Result<Result, Failure> = withoutActuallyEscaping(call) { call in
         withoutActuallyEscaping(fallback) { fallback in
           let original = OriginalCall2<Delegate, A0, A1, Result, Failure>(
@@ -223,7 +226,8 @@ extension DelegateProxy {
       let hook = Unmanaged<InsteadHook3<Delegate, A0, A1, A2, Result, Failure>>.fromOpaque(
         entry.arityBoxPointer.unsafelyUnwrapped)
       // The hook gets the rest of the call as a value; the closures it holds must not outlive the
-      // hook (`withoutActuallyEscaping` checks that), which keeps this path allocation-free.
+      // hook (`withoutActuallyEscaping` checks that). Making the host's fallback escaping for it
+      // costs one allocation per call.
       let outcome: Swift.Result<Result, Failure> = withoutActuallyEscaping(call) { call in
         withoutActuallyEscaping(fallback) { fallback in
           let original = OriginalCall3<Delegate, A0, A1, A2, Result, Failure>(
@@ -291,7 +295,8 @@ extension DelegateProxy {
       let hook = Unmanaged<InsteadHook4<Delegate, A0, A1, A2, A3, Result, Failure>>.fromOpaque(
         entry.arityBoxPointer.unsafelyUnwrapped)
       // The hook gets the rest of the call as a value; the closures it holds must not outlive the
-      // hook (`withoutActuallyEscaping` checks that), which keeps this path allocation-free.
+      // hook (`withoutActuallyEscaping` checks that). Making the host's fallback escaping for it
+      // costs one allocation per call.
       let outcome: Swift.Result<Result, Failure> = withoutActuallyEscaping(call) { call in
         withoutActuallyEscaping(fallback) { fallback in
           let original = OriginalCall4<Delegate, A0, A1, A2, A3, Result, Failure>(
@@ -359,7 +364,8 @@ extension DelegateProxy {
       let hook = Unmanaged<InsteadHook5<Delegate, A0, A1, A2, A3, A4, Result, Failure>>.fromOpaque(
         entry.arityBoxPointer.unsafelyUnwrapped)
       // The hook gets the rest of the call as a value; the closures it holds must not outlive the
-      // hook (`withoutActuallyEscaping` checks that), which keeps this path allocation-free.
+      // hook (`withoutActuallyEscaping` checks that). Making the host's fallback escaping for it
+      // costs one allocation per call.
       let outcome: Swift.Result<Result, Failure> = withoutActuallyEscaping(call) { call in
         withoutActuallyEscaping(fallback) { fallback in
           let original = OriginalCall5<Delegate, A0, A1, A2, A3, A4, Result, Failure>(
@@ -427,7 +433,8 @@ extension DelegateProxy {
       let hook = Unmanaged<InsteadHook6<Delegate, A0, A1, A2, A3, A4, A5, Result, Failure>>.fromOpaque(
         entry.arityBoxPointer.unsafelyUnwrapped)
       // The hook gets the rest of the call as a value; the closures it holds must not outlive the
-      // hook (`withoutActuallyEscaping` checks that), which keeps this path allocation-free.
+      // hook (`withoutActuallyEscaping` checks that). Making the host's fallback escaping for it
+      // costs one allocation per call.
       let outcome: Swift.Result<Result, Failure> = withoutActuallyEscaping(call) { call in
         withoutActuallyEscaping(fallback) { fallback in
           let original = OriginalCall6<Delegate, A0, A1, A2, A3, A4, A5, Result, Failure>(
