@@ -329,7 +329,8 @@ extension DelegateProxy {
       let next = index
       let packed = (repeat each arguments)
       // The hook gets the rest of the call as a value; the closures it holds must not outlive
-      // the hook (`withoutActuallyEscaping` checks that), which keeps this path allocation-free.
+      // the hook, which `withoutActuallyEscaping` checks. Converting them for `original` still
+      // allocates their contexts (two allocations per call on this path).
       let outcome: Swift.Result<Result, Failure> = withoutActuallyEscaping(call) { call in
         withoutActuallyEscaping(fallback) { fallback in
           let original = OriginalCall(
