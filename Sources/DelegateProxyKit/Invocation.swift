@@ -92,8 +92,8 @@ public struct Invocation: Sendable {
   @inlinable
   public func argument<T>(_ index: Int, as type: T.Type = T.self) throws(DelegateProxyError) -> T {
     guard index >= 0, index < storage.count else { throw indexOutOfRange(index) }
+    if let typed = storage.exactly(index, as: T.self) { return typed }
     let value = storage[index]
-    if let typed = exactly(value, as: T.self) { return typed }
     guard let typed = value as? T else { throw typeMismatch(index, value, expected: T.self) }
     return typed
   }

@@ -74,6 +74,55 @@ import Testing
   }
 
   @Test(arguments: ArityCase.all)
+  func stringKeyedHooksRunInInstallOrderWithTypedOnes(_ method: ArityCase) async throws {
+    let arguments = ArityArgument.make(method.arity, from: 3)
+    let log = RecordingLog()
+    let delegate = ArityRecorder(log: log)
+    delegate.fails = method.effects.throwsErrors
+    let failure = delegate.failure
+    let proxy = ArityProxy(forwardee: delegate)
+    let selector = method.method + "(" + String(repeating: "_:", count: method.arity) + ")"
+    // The very instances the call got, in order, read back through the invocation.
+    let same: @Sendable (Invocation) -> Bool = { invocation in
+      invocation.argumentCount == arguments.count
+        && arguments.indices.allSatisfy { (try? invocation.argument($0, as: ArityArgument.self)) === arguments[$0] }
+    }
+    _ = method.hookBefore(proxy, false) { _ in log.append("typed before") }
+    try proxy.hooks.addHook(for: selector, at: .before) { log.append("keyed before \(same($0)) \($0.hasReturned)") }
+    _ = method.hookAfter(proxy, false) { _, _ in log.append("typed after") }
+    try proxy.hooks.addHook(for: selector, at: .after) { invocation in
+      let outcome =
+        invocation.error.map { ($0 as? ArityFailure) === failure ? "the delegate's error" : "\($0)" }
+        ?? String(describing: invocation.returnValue ?? "no value")
+      log.append("keyed after \(same(invocation)) \(invocation.hasReturned) \(outcome)")
+    }
+    #if DEBUG
+      let arityCalls = proxy.hooks.arityPathCalls.load(ordering: .relaxed)
+      let packCalls = proxy.hooks.packPathCalls.load(ordering: .relaxed)
+    #endif
+    _ = await method.outcome(on: proxy, arguments)
+    #if DEBUG
+      // A synchronous method of up to six arguments reifies the call on its arity path.
+      let reifiesAtArity = method.hasArityPath && !(method.effects == .async || method.effects == .asyncThrowing)
+      #expect(proxy.hooks.arityPathCalls.load(ordering: .relaxed) - arityCalls == (reifiesAtArity ? 1 : 0))
+      #expect(proxy.hooks.packPathCalls.load(ordering: .relaxed) - packCalls == (reifiesAtArity ? 0 : 1))
+    #endif
+    let expectedOutcome =
+      method.effects.throwsErrors
+      ? "the delegate's error" : method.returnsValue ? "\(ArityArgument.answer(arguments))" : "()"
+    let call = log.all.filter { !$0.hasPrefix("typed") && !$0.hasPrefix("keyed") }
+    #expect(
+      log.all == ["typed before", "keyed before true false"] + call + [
+        "typed after", "keyed after true true \(expectedOutcome)",
+      ])
+    #expect(call.last == method.method + ArityArgument.describe(arguments))
+    // The key was resolved when the hooks were installed: a misspelt one is still refused.
+    #expect(throws: DelegateProxyError.unknownSelector(selector: method.method, proxyType: "ArityProxy")) {
+      try proxy.hooks.addHook(for: method.method, at: .after) { _ in }
+    }
+  }
+
+  @Test(arguments: ArityCase.all)
   func runOnceHooksRunOnce(_ method: ArityCase) async throws {
     let arguments = ArityArgument.make(method.arity)
     let delegate = ArityRecorder()

@@ -240,7 +240,7 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try await callForwardeeAsync0(method, orElse: fallback, to: call)
     }
-    if hooks.needsPackPath {
+    if hooks.needsPackPath || hooks.needsInvocation {
       return try await runHookedAsync(hooks, method, reifier, orElse: fallback, to: call)
     }
     #if DEBUG
@@ -524,7 +524,7 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try await callForwardeeAsync1(method, a0, orElse: fallback, to: call)
     }
-    if hooks.needsPackPath {
+    if hooks.needsPackPath || hooks.needsInvocation {
       return try await runHookedAsync(hooks, method, reifier, a0, orElse: fallback, to: call)
     }
     #if DEBUG
@@ -816,7 +816,7 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try await callForwardeeAsync2(method, a0, a1, orElse: fallback, to: call)
     }
-    if hooks.needsPackPath {
+    if hooks.needsPackPath || hooks.needsInvocation {
       return try await runHookedAsync(hooks, method, reifier, a0, a1, orElse: fallback, to: call)
     }
     #if DEBUG
@@ -1119,7 +1119,7 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try await callForwardeeAsync3(method, a0, a1, a2, orElse: fallback, to: call)
     }
-    if hooks.needsPackPath {
+    if hooks.needsPackPath || hooks.needsInvocation {
       return try await runHookedAsync(hooks, method, reifier, a0, a1, a2, orElse: fallback, to: call)
     }
     #if DEBUG
@@ -1430,7 +1430,7 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try await callForwardeeAsync4(method, a0, a1, a2, a3, orElse: fallback, to: call)
     }
-    if hooks.needsPackPath {
+    if hooks.needsPackPath || hooks.needsInvocation {
       return try await runHookedAsync(hooks, method, reifier, a0, a1, a2, a3, orElse: fallback, to: call)
     }
     #if DEBUG
@@ -1749,7 +1749,7 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try await callForwardeeAsync5(method, a0, a1, a2, a3, a4, orElse: fallback, to: call)
     }
-    if hooks.needsPackPath {
+    if hooks.needsPackPath || hooks.needsInvocation {
       return try await runHookedAsync(hooks, method, reifier, a0, a1, a2, a3, a4, orElse: fallback, to: call)
     }
     #if DEBUG
@@ -2075,7 +2075,7 @@ extension DelegateProxy {
     if hooks.isEmpty {
       return try await callForwardeeAsync6(method, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
     }
-    if hooks.needsPackPath {
+    if hooks.needsPackPath || hooks.needsInvocation {
       return try await runHookedAsync(hooks, method, reifier, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
     }
     #if DEBUG

@@ -155,8 +155,9 @@ extension DelegateProxy {
   }
 
   /// A hooked call of a method of 0 arguments: before hooks, the instead chain or the forwardee,
-  /// after hooks, each called at the method's arity. A call with string-keyed hooks, or with an
-  /// instead hook installed from code generic over the pack, takes the parameter-pack path
+  /// after hooks, each called at the method's arity. A call with string-keyed hooks or streams
+  /// reifies itself at that arity too (`runReifying0`); one with a string-keyed instead hook, or
+  /// an instead hook installed from code generic over the pack, takes the parameter-pack path
   /// (``runHooked(_:_:_:_:_:orElse:to:)``).
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked0<Result, Failure: Error>(
@@ -183,6 +184,9 @@ extension DelegateProxy {
     #if DEBUG
       self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
     #endif
+    if hooks.needsInvocation, let reifier = reifier() {
+      return try runReifying0(hooks, path, method, reifier, orElse: fallback, to: call)
+    }
     if let typeWide = hooks.typeWide { runBefore0(of: typeWide) }
     if let instance = hooks.instance { runBefore0(of: instance) }
     let outcome: Swift.Result<Result, Failure>
@@ -233,13 +237,19 @@ extension DelegateProxy {
       // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
       entries[index]._withUnsafeGuaranteedRef { entry in
         guard entry.claim() else { return }
-        if let arityBox = entry.arityBoxPointer {
-          Unmanaged<ArgumentsHook0>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body() }
-        } else {
-          entry.callPackArgumentsHook()
-        }
+        runBeforeHook0(entry)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs one typed before hook with 0 arguments.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runBeforeHook0(_ entry: HookEntry) {
+    if let arityBox = entry.arityBoxPointer {
+      Unmanaged<ArgumentsHook0>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body() }
+    } else {
+      entry.callPackArgumentsHook()
     }
   }
 
@@ -252,35 +262,43 @@ extension DelegateProxy {
     for index in entries.indices {
       entries[index]._withUnsafeGuaranteedRef { entry in
         guard entry.claim() else { return }
-        let arityBox = entry.arityBoxPointer
-        switch entry.kind {
-        case .arguments:
-          if let arityBox {
-            Unmanaged<ArgumentsHook0>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body() }
-          } else {
-            entry.callPackArgumentsHook()
-          }
-        case .value:
-          if case .success(let value) = outcome {
-            if let arityBox {
-              Unmanaged<ResultHook0<Result>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(value) }
-            } else {
-              entry.callPackResultHook(value)
-            }
-          }
-        case .outcome:
-          if let arityBox {
-            Unmanaged<ResultHook0<Swift.Result<Result, Failure>>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-              $0.body(outcome)
-            }
-          } else {
-            entry.callPackResultHook(outcome)
-          }
-        default:
-          break
-        }
+        runAfterHook0(entry, outcome)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs one typed after hook with the outcome and 0 arguments; other kinds of entry do nothing.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runAfterHook0<Result, Failure: Error>(
+    _ entry: HookEntry, _ outcome: Swift.Result<Result, Failure>
+  ) {
+    let arityBox = entry.arityBoxPointer
+    switch entry.kind {
+    case .arguments:
+      if let arityBox {
+        Unmanaged<ArgumentsHook0>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body() }
+      } else {
+        entry.callPackArgumentsHook()
+      }
+    case .value:
+      if case .success(let value) = outcome {
+        if let arityBox {
+          Unmanaged<ResultHook0<Result>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(value) }
+        } else {
+          entry.callPackResultHook(value)
+        }
+      }
+    case .outcome:
+      if let arityBox {
+        Unmanaged<ResultHook0<Swift.Result<Result, Failure>>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+          $0.body(outcome)
+        }
+      } else {
+        entry.callPackResultHook(outcome)
+      }
+    default:
+      break
     }
   }
 
@@ -440,8 +458,9 @@ extension DelegateProxy {
   }
 
   /// A hooked call of a method of 1 argument: before hooks, the instead chain or the forwardee,
-  /// after hooks, each called at the method's arity. A call with string-keyed hooks, or with an
-  /// instead hook installed from code generic over the pack, takes the parameter-pack path
+  /// after hooks, each called at the method's arity. A call with string-keyed hooks or streams
+  /// reifies itself at that arity too (`runReifying1`); one with a string-keyed instead hook, or
+  /// an instead hook installed from code generic over the pack, takes the parameter-pack path
   /// (``runHooked(_:_:_:_:_:orElse:to:)``).
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked1<A0, Result, Failure: Error>(
@@ -468,6 +487,9 @@ extension DelegateProxy {
     #if DEBUG
       self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
     #endif
+    if hooks.needsInvocation, let reifier = reifier() {
+      return try runReifying1(hooks, path, method, reifier, a0, orElse: fallback, to: call)
+    }
     if let typeWide = hooks.typeWide { runBefore1(of: typeWide, a0) }
     if let instance = hooks.instance { runBefore1(of: instance, a0) }
     let outcome: Swift.Result<Result, Failure>
@@ -518,13 +540,19 @@ extension DelegateProxy {
       // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
       entries[index]._withUnsafeGuaranteedRef { entry in
         guard entry.claim() else { return }
-        if let arityBox = entry.arityBoxPointer {
-          Unmanaged<ArgumentsHook1<A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0) }
-        } else {
-          entry.callPackArgumentsHook(a0)
-        }
+        runBeforeHook1(entry, a0)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs one typed before hook with 1 argument.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runBeforeHook1<A0>(_ entry: HookEntry, _ a0: A0) {
+    if let arityBox = entry.arityBoxPointer {
+      Unmanaged<ArgumentsHook1<A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0) }
+    } else {
+      entry.callPackArgumentsHook(a0)
     }
   }
 
@@ -537,35 +565,43 @@ extension DelegateProxy {
     for index in entries.indices {
       entries[index]._withUnsafeGuaranteedRef { entry in
         guard entry.claim() else { return }
-        let arityBox = entry.arityBoxPointer
-        switch entry.kind {
-        case .arguments:
-          if let arityBox {
-            Unmanaged<ArgumentsHook1<A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0) }
-          } else {
-            entry.callPackArgumentsHook(a0)
-          }
-        case .value:
-          if case .success(let value) = outcome {
-            if let arityBox {
-              Unmanaged<ResultHook1<Result, A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(value, a0) }
-            } else {
-              entry.callPackResultHook(value, a0)
-            }
-          }
-        case .outcome:
-          if let arityBox {
-            Unmanaged<ResultHook1<Swift.Result<Result, Failure>, A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-              $0.body(outcome, a0)
-            }
-          } else {
-            entry.callPackResultHook(outcome, a0)
-          }
-        default:
-          break
-        }
+        runAfterHook1(entry, outcome, a0)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs one typed after hook with the outcome and 1 argument; other kinds of entry do nothing.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runAfterHook1<A0, Result, Failure: Error>(
+    _ entry: HookEntry, _ outcome: Swift.Result<Result, Failure>, _ a0: A0
+  ) {
+    let arityBox = entry.arityBoxPointer
+    switch entry.kind {
+    case .arguments:
+      if let arityBox {
+        Unmanaged<ArgumentsHook1<A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0) }
+      } else {
+        entry.callPackArgumentsHook(a0)
+      }
+    case .value:
+      if case .success(let value) = outcome {
+        if let arityBox {
+          Unmanaged<ResultHook1<Result, A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(value, a0) }
+        } else {
+          entry.callPackResultHook(value, a0)
+        }
+      }
+    case .outcome:
+      if let arityBox {
+        Unmanaged<ResultHook1<Swift.Result<Result, Failure>, A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+          $0.body(outcome, a0)
+        }
+      } else {
+        entry.callPackResultHook(outcome, a0)
+      }
+    default:
+      break
     }
   }
 
@@ -729,8 +765,9 @@ extension DelegateProxy {
   }
 
   /// A hooked call of a method of 2 arguments: before hooks, the instead chain or the forwardee,
-  /// after hooks, each called at the method's arity. A call with string-keyed hooks, or with an
-  /// instead hook installed from code generic over the pack, takes the parameter-pack path
+  /// after hooks, each called at the method's arity. A call with string-keyed hooks or streams
+  /// reifies itself at that arity too (`runReifying2`); one with a string-keyed instead hook, or
+  /// an instead hook installed from code generic over the pack, takes the parameter-pack path
   /// (``runHooked(_:_:_:_:_:orElse:to:)``).
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked2<A0, A1, Result, Failure: Error>(
@@ -757,6 +794,9 @@ extension DelegateProxy {
     #if DEBUG
       self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
     #endif
+    if hooks.needsInvocation, let reifier = reifier() {
+      return try runReifying2(hooks, path, method, reifier, a0, a1, orElse: fallback, to: call)
+    }
     if let typeWide = hooks.typeWide { runBefore2(of: typeWide, a0, a1) }
     if let instance = hooks.instance { runBefore2(of: instance, a0, a1) }
     let outcome: Swift.Result<Result, Failure>
@@ -807,13 +847,19 @@ extension DelegateProxy {
       // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
       entries[index]._withUnsafeGuaranteedRef { entry in
         guard entry.claim() else { return }
-        if let arityBox = entry.arityBoxPointer {
-          Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
-        } else {
-          entry.callPackArgumentsHook(a0, a1)
-        }
+        runBeforeHook2(entry, a0, a1)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs one typed before hook with 2 arguments.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runBeforeHook2<A0, A1>(_ entry: HookEntry, _ a0: A0, _ a1: A1) {
+    if let arityBox = entry.arityBoxPointer {
+      Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
+    } else {
+      entry.callPackArgumentsHook(a0, a1)
     }
   }
 
@@ -826,36 +872,45 @@ extension DelegateProxy {
     for index in entries.indices {
       entries[index]._withUnsafeGuaranteedRef { entry in
         guard entry.claim() else { return }
-        let arityBox = entry.arityBoxPointer
-        switch entry.kind {
-        case .arguments:
-          if let arityBox {
-            Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
-          } else {
-            entry.callPackArgumentsHook(a0, a1)
-          }
-        case .value:
-          if case .success(let value) = outcome {
-            if let arityBox {
-              Unmanaged<ResultHook2<Result, A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-                $0.body(value, a0, a1)
-              }
-            } else {
-              entry.callPackResultHook(value, a0, a1)
-            }
-          }
-        case .outcome:
-          if let arityBox {
-            Unmanaged<ResultHook2<Swift.Result<Result, Failure>, A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef
-            { $0.body(outcome, a0, a1) }
-          } else {
-            entry.callPackResultHook(outcome, a0, a1)
-          }
-        default:
-          break
-        }
+        runAfterHook2(entry, outcome, a0, a1)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs one typed after hook with the outcome and 2 arguments; other kinds of entry do nothing.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runAfterHook2<A0, A1, Result, Failure: Error>(
+    _ entry: HookEntry, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1
+  ) {
+    let arityBox = entry.arityBoxPointer
+    switch entry.kind {
+    case .arguments:
+      if let arityBox {
+        Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
+      } else {
+        entry.callPackArgumentsHook(a0, a1)
+      }
+    case .value:
+      if case .success(let value) = outcome {
+        if let arityBox {
+          Unmanaged<ResultHook2<Result, A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+            $0.body(value, a0, a1)
+          }
+        } else {
+          entry.callPackResultHook(value, a0, a1)
+        }
+      }
+    case .outcome:
+      if let arityBox {
+        Unmanaged<ResultHook2<Swift.Result<Result, Failure>, A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+          $0.body(outcome, a0, a1)
+        }
+      } else {
+        entry.callPackResultHook(outcome, a0, a1)
+      }
+    default:
+      break
     }
   }
 
@@ -1025,8 +1080,9 @@ extension DelegateProxy {
   }
 
   /// A hooked call of a method of 3 arguments: before hooks, the instead chain or the forwardee,
-  /// after hooks, each called at the method's arity. A call with string-keyed hooks, or with an
-  /// instead hook installed from code generic over the pack, takes the parameter-pack path
+  /// after hooks, each called at the method's arity. A call with string-keyed hooks or streams
+  /// reifies itself at that arity too (`runReifying3`); one with a string-keyed instead hook, or
+  /// an instead hook installed from code generic over the pack, takes the parameter-pack path
   /// (``runHooked(_:_:_:_:_:orElse:to:)``).
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked3<A0, A1, A2, Result, Failure: Error>(
@@ -1054,6 +1110,9 @@ extension DelegateProxy {
     #if DEBUG
       self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
     #endif
+    if hooks.needsInvocation, let reifier = reifier() {
+      return try runReifying3(hooks, path, method, reifier, a0, a1, a2, orElse: fallback, to: call)
+    }
     if let typeWide = hooks.typeWide { runBefore3(of: typeWide, a0, a1, a2) }
     if let instance = hooks.instance { runBefore3(of: instance, a0, a1, a2) }
     let outcome: Swift.Result<Result, Failure>
@@ -1104,13 +1163,19 @@ extension DelegateProxy {
       // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
       entries[index]._withUnsafeGuaranteedRef { entry in
         guard entry.claim() else { return }
-        if let arityBox = entry.arityBoxPointer {
-          Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
-        } else {
-          entry.callPackArgumentsHook(a0, a1, a2)
-        }
+        runBeforeHook3(entry, a0, a1, a2)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs one typed before hook with 3 arguments.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runBeforeHook3<A0, A1, A2>(_ entry: HookEntry, _ a0: A0, _ a1: A1, _ a2: A2) {
+    if let arityBox = entry.arityBoxPointer {
+      Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
+    } else {
+      entry.callPackArgumentsHook(a0, a1, a2)
     }
   }
 
@@ -1123,36 +1188,44 @@ extension DelegateProxy {
     for index in entries.indices {
       entries[index]._withUnsafeGuaranteedRef { entry in
         guard entry.claim() else { return }
-        let arityBox = entry.arityBoxPointer
-        switch entry.kind {
-        case .arguments:
-          if let arityBox {
-            Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
-          } else {
-            entry.callPackArgumentsHook(a0, a1, a2)
-          }
-        case .value:
-          if case .success(let value) = outcome {
-            if let arityBox {
-              Unmanaged<ResultHook3<Result, A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-                $0.body(value, a0, a1, a2)
-              }
-            } else {
-              entry.callPackResultHook(value, a0, a1, a2)
-            }
-          }
-        case .outcome:
-          if let arityBox {
-            Unmanaged<ResultHook3<Swift.Result<Result, Failure>, A0, A1, A2>>.fromOpaque(arityBox)
-              ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2) }
-          } else {
-            entry.callPackResultHook(outcome, a0, a1, a2)
-          }
-        default:
-          break
-        }
+        runAfterHook3(entry, outcome, a0, a1, a2)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs one typed after hook with the outcome and 3 arguments; other kinds of entry do nothing.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runAfterHook3<A0, A1, A2, Result, Failure: Error>(
+    _ entry: HookEntry, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2
+  ) {
+    let arityBox = entry.arityBoxPointer
+    switch entry.kind {
+    case .arguments:
+      if let arityBox {
+        Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
+      } else {
+        entry.callPackArgumentsHook(a0, a1, a2)
+      }
+    case .value:
+      if case .success(let value) = outcome {
+        if let arityBox {
+          Unmanaged<ResultHook3<Result, A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+            $0.body(value, a0, a1, a2)
+          }
+        } else {
+          entry.callPackResultHook(value, a0, a1, a2)
+        }
+      }
+    case .outcome:
+      if let arityBox {
+        Unmanaged<ResultHook3<Swift.Result<Result, Failure>, A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef
+        { $0.body(outcome, a0, a1, a2) }
+      } else {
+        entry.callPackResultHook(outcome, a0, a1, a2)
+      }
+    default:
+      break
     }
   }
 
@@ -1326,8 +1399,9 @@ extension DelegateProxy {
   }
 
   /// A hooked call of a method of 4 arguments: before hooks, the instead chain or the forwardee,
-  /// after hooks, each called at the method's arity. A call with string-keyed hooks, or with an
-  /// instead hook installed from code generic over the pack, takes the parameter-pack path
+  /// after hooks, each called at the method's arity. A call with string-keyed hooks or streams
+  /// reifies itself at that arity too (`runReifying4`); one with a string-keyed instead hook, or
+  /// an instead hook installed from code generic over the pack, takes the parameter-pack path
   /// (``runHooked(_:_:_:_:_:orElse:to:)``).
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked4<A0, A1, A2, A3, Result, Failure: Error>(
@@ -1355,6 +1429,9 @@ extension DelegateProxy {
     #if DEBUG
       self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
     #endif
+    if hooks.needsInvocation, let reifier = reifier() {
+      return try runReifying4(hooks, path, method, reifier, a0, a1, a2, a3, orElse: fallback, to: call)
+    }
     if let typeWide = hooks.typeWide { runBefore4(of: typeWide, a0, a1, a2, a3) }
     if let instance = hooks.instance { runBefore4(of: instance, a0, a1, a2, a3) }
     let outcome: Swift.Result<Result, Failure>
@@ -1407,15 +1484,21 @@ extension DelegateProxy {
       // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
       entries[index]._withUnsafeGuaranteedRef { entry in
         guard entry.claim() else { return }
-        if let arityBox = entry.arityBoxPointer {
-          Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-            $0.body(a0, a1, a2, a3)
-          }
-        } else {
-          entry.callPackArgumentsHook(a0, a1, a2, a3)
-        }
+        runBeforeHook4(entry, a0, a1, a2, a3)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs one typed before hook with 4 arguments.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runBeforeHook4<A0, A1, A2, A3>(_ entry: HookEntry, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3) {
+    if let arityBox = entry.arityBoxPointer {
+      Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+        $0.body(a0, a1, a2, a3)
+      }
+    } else {
+      entry.callPackArgumentsHook(a0, a1, a2, a3)
     }
   }
 
@@ -1428,38 +1511,46 @@ extension DelegateProxy {
     for index in entries.indices {
       entries[index]._withUnsafeGuaranteedRef { entry in
         guard entry.claim() else { return }
-        let arityBox = entry.arityBoxPointer
-        switch entry.kind {
-        case .arguments:
-          if let arityBox {
-            Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-              $0.body(a0, a1, a2, a3)
-            }
-          } else {
-            entry.callPackArgumentsHook(a0, a1, a2, a3)
-          }
-        case .value:
-          if case .success(let value) = outcome {
-            if let arityBox {
-              Unmanaged<ResultHook4<Result, A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-                $0.body(value, a0, a1, a2, a3)
-              }
-            } else {
-              entry.callPackResultHook(value, a0, a1, a2, a3)
-            }
-          }
-        case .outcome:
-          if let arityBox {
-            Unmanaged<ResultHook4<Swift.Result<Result, Failure>, A0, A1, A2, A3>>.fromOpaque(arityBox)
-              ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3) }
-          } else {
-            entry.callPackResultHook(outcome, a0, a1, a2, a3)
-          }
-        default:
-          break
-        }
+        runAfterHook4(entry, outcome, a0, a1, a2, a3)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs one typed after hook with the outcome and 4 arguments; other kinds of entry do nothing.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runAfterHook4<A0, A1, A2, A3, Result, Failure: Error>(
+    _ entry: HookEntry, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
+  ) {
+    let arityBox = entry.arityBoxPointer
+    switch entry.kind {
+    case .arguments:
+      if let arityBox {
+        Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+          $0.body(a0, a1, a2, a3)
+        }
+      } else {
+        entry.callPackArgumentsHook(a0, a1, a2, a3)
+      }
+    case .value:
+      if case .success(let value) = outcome {
+        if let arityBox {
+          Unmanaged<ResultHook4<Result, A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+            $0.body(value, a0, a1, a2, a3)
+          }
+        } else {
+          entry.callPackResultHook(value, a0, a1, a2, a3)
+        }
+      }
+    case .outcome:
+      if let arityBox {
+        Unmanaged<ResultHook4<Swift.Result<Result, Failure>, A0, A1, A2, A3>>.fromOpaque(arityBox)
+          ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3) }
+      } else {
+        entry.callPackResultHook(outcome, a0, a1, a2, a3)
+      }
+    default:
+      break
     }
   }
 
@@ -1638,8 +1729,9 @@ extension DelegateProxy {
   }
 
   /// A hooked call of a method of 5 arguments: before hooks, the instead chain or the forwardee,
-  /// after hooks, each called at the method's arity. A call with string-keyed hooks, or with an
-  /// instead hook installed from code generic over the pack, takes the parameter-pack path
+  /// after hooks, each called at the method's arity. A call with string-keyed hooks or streams
+  /// reifies itself at that arity too (`runReifying5`); one with a string-keyed instead hook, or
+  /// an instead hook installed from code generic over the pack, takes the parameter-pack path
   /// (``runHooked(_:_:_:_:_:orElse:to:)``).
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked5<A0, A1, A2, A3, A4, Result, Failure: Error>(
@@ -1668,6 +1760,9 @@ extension DelegateProxy {
     #if DEBUG
       self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
     #endif
+    if hooks.needsInvocation, let reifier = reifier() {
+      return try runReifying5(hooks, path, method, reifier, a0, a1, a2, a3, a4, orElse: fallback, to: call)
+    }
     if let typeWide = hooks.typeWide { runBefore5(of: typeWide, a0, a1, a2, a3, a4) }
     if let instance = hooks.instance { runBefore5(of: instance, a0, a1, a2, a3, a4) }
     let outcome: Swift.Result<Result, Failure>
@@ -1721,15 +1816,23 @@ extension DelegateProxy {
       // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
       entries[index]._withUnsafeGuaranteedRef { entry in
         guard entry.claim() else { return }
-        if let arityBox = entry.arityBoxPointer {
-          Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-            $0.body(a0, a1, a2, a3, a4)
-          }
-        } else {
-          entry.callPackArgumentsHook(a0, a1, a2, a3, a4)
-        }
+        runBeforeHook5(entry, a0, a1, a2, a3, a4)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs one typed before hook with 5 arguments.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runBeforeHook5<A0, A1, A2, A3, A4>(
+    _ entry: HookEntry, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
+  ) {
+    if let arityBox = entry.arityBoxPointer {
+      Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+        $0.body(a0, a1, a2, a3, a4)
+      }
+    } else {
+      entry.callPackArgumentsHook(a0, a1, a2, a3, a4)
     }
   }
 
@@ -1743,38 +1846,46 @@ extension DelegateProxy {
     for index in entries.indices {
       entries[index]._withUnsafeGuaranteedRef { entry in
         guard entry.claim() else { return }
-        let arityBox = entry.arityBoxPointer
-        switch entry.kind {
-        case .arguments:
-          if let arityBox {
-            Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-              $0.body(a0, a1, a2, a3, a4)
-            }
-          } else {
-            entry.callPackArgumentsHook(a0, a1, a2, a3, a4)
-          }
-        case .value:
-          if case .success(let value) = outcome {
-            if let arityBox {
-              Unmanaged<ResultHook5<Result, A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-                $0.body(value, a0, a1, a2, a3, a4)
-              }
-            } else {
-              entry.callPackResultHook(value, a0, a1, a2, a3, a4)
-            }
-          }
-        case .outcome:
-          if let arityBox {
-            Unmanaged<ResultHook5<Swift.Result<Result, Failure>, A0, A1, A2, A3, A4>>.fromOpaque(arityBox)
-              ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3, a4) }
-          } else {
-            entry.callPackResultHook(outcome, a0, a1, a2, a3, a4)
-          }
-        default:
-          break
-        }
+        runAfterHook5(entry, outcome, a0, a1, a2, a3, a4)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs one typed after hook with the outcome and 5 arguments; other kinds of entry do nothing.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runAfterHook5<A0, A1, A2, A3, A4, Result, Failure: Error>(
+    _ entry: HookEntry, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
+  ) {
+    let arityBox = entry.arityBoxPointer
+    switch entry.kind {
+    case .arguments:
+      if let arityBox {
+        Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+          $0.body(a0, a1, a2, a3, a4)
+        }
+      } else {
+        entry.callPackArgumentsHook(a0, a1, a2, a3, a4)
+      }
+    case .value:
+      if case .success(let value) = outcome {
+        if let arityBox {
+          Unmanaged<ResultHook5<Result, A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+            $0.body(value, a0, a1, a2, a3, a4)
+          }
+        } else {
+          entry.callPackResultHook(value, a0, a1, a2, a3, a4)
+        }
+      }
+    case .outcome:
+      if let arityBox {
+        Unmanaged<ResultHook5<Swift.Result<Result, Failure>, A0, A1, A2, A3, A4>>.fromOpaque(arityBox)
+          ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3, a4) }
+      } else {
+        entry.callPackResultHook(outcome, a0, a1, a2, a3, a4)
+      }
+    default:
+      break
     }
   }
 
@@ -1958,8 +2069,9 @@ extension DelegateProxy {
   }
 
   /// A hooked call of a method of 6 arguments: before hooks, the instead chain or the forwardee,
-  /// after hooks, each called at the method's arity. A call with string-keyed hooks, or with an
-  /// instead hook installed from code generic over the pack, takes the parameter-pack path
+  /// after hooks, each called at the method's arity. A call with string-keyed hooks or streams
+  /// reifies itself at that arity too (`runReifying6`); one with a string-keyed instead hook, or
+  /// an instead hook installed from code generic over the pack, takes the parameter-pack path
   /// (``runHooked(_:_:_:_:_:orElse:to:)``).
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked6<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
@@ -1988,6 +2100,9 @@ extension DelegateProxy {
     #if DEBUG
       self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
     #endif
+    if hooks.needsInvocation, let reifier = reifier() {
+      return try runReifying6(hooks, path, method, reifier, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
+    }
     if let typeWide = hooks.typeWide { runBefore6(of: typeWide, a0, a1, a2, a3, a4, a5) }
     if let instance = hooks.instance { runBefore6(of: instance, a0, a1, a2, a3, a4, a5) }
     let outcome: Swift.Result<Result, Failure>
@@ -2043,15 +2158,23 @@ extension DelegateProxy {
       // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
       entries[index]._withUnsafeGuaranteedRef { entry in
         guard entry.claim() else { return }
-        if let arityBox = entry.arityBoxPointer {
-          Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-            $0.body(a0, a1, a2, a3, a4, a5)
-          }
-        } else {
-          entry.callPackArgumentsHook(a0, a1, a2, a3, a4, a5)
-        }
+        runBeforeHook6(entry, a0, a1, a2, a3, a4, a5)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs one typed before hook with 6 arguments.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runBeforeHook6<A0, A1, A2, A3, A4, A5>(
+    _ entry: HookEntry, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5
+  ) {
+    if let arityBox = entry.arityBoxPointer {
+      Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+        $0.body(a0, a1, a2, a3, a4, a5)
+      }
+    } else {
+      entry.callPackArgumentsHook(a0, a1, a2, a3, a4, a5)
     }
   }
 
@@ -2065,38 +2188,47 @@ extension DelegateProxy {
     for index in entries.indices {
       entries[index]._withUnsafeGuaranteedRef { entry in
         guard entry.claim() else { return }
-        let arityBox = entry.arityBoxPointer
-        switch entry.kind {
-        case .arguments:
-          if let arityBox {
-            Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-              $0.body(a0, a1, a2, a3, a4, a5)
-            }
-          } else {
-            entry.callPackArgumentsHook(a0, a1, a2, a3, a4, a5)
-          }
-        case .value:
-          if case .success(let value) = outcome {
-            if let arityBox {
-              Unmanaged<ResultHook6<Result, A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
-                $0.body(value, a0, a1, a2, a3, a4, a5)
-              }
-            } else {
-              entry.callPackResultHook(value, a0, a1, a2, a3, a4, a5)
-            }
-          }
-        case .outcome:
-          if let arityBox {
-            Unmanaged<ResultHook6<Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)
-              ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3, a4, a5) }
-          } else {
-            entry.callPackResultHook(outcome, a0, a1, a2, a3, a4, a5)
-          }
-        default:
-          break
-        }
+        runAfterHook6(entry, outcome, a0, a1, a2, a3, a4, a5)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs one typed after hook with the outcome and 6 arguments; other kinds of entry do nothing.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runAfterHook6<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
+    _ entry: HookEntry, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4,
+    _ a5: A5
+  ) {
+    let arityBox = entry.arityBoxPointer
+    switch entry.kind {
+    case .arguments:
+      if let arityBox {
+        Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+          $0.body(a0, a1, a2, a3, a4, a5)
+        }
+      } else {
+        entry.callPackArgumentsHook(a0, a1, a2, a3, a4, a5)
+      }
+    case .value:
+      if case .success(let value) = outcome {
+        if let arityBox {
+          Unmanaged<ResultHook6<Result, A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+            $0.body(value, a0, a1, a2, a3, a4, a5)
+          }
+        } else {
+          entry.callPackResultHook(value, a0, a1, a2, a3, a4, a5)
+        }
+      }
+    case .outcome:
+      if let arityBox {
+        Unmanaged<ResultHook6<Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)
+          ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3, a4, a5) }
+      } else {
+        entry.callPackResultHook(outcome, a0, a1, a2, a3, a4, a5)
+      }
+    default:
+      break
     }
   }
 }

@@ -37,10 +37,10 @@ internal final class MethodHooks: @unchecked Sendable {
   @usableFromInline let afterEntries: UnsafeMutableBufferPointer<Unmanaged<HookEntry>>
   /// Whether a hook here needs the call as an ``Invocation`` (string-keyed hooks, streams).
   @usableFromInline let needsInvocation: Bool
-  /// Whether a call must take the parameter-pack path: a hook that needs the call as an
-  /// ``Invocation``, or an instead hook without an arity box (installed from code generic over the
-  /// pack, or on a method of more arguments than the arity paths serve), which only that path
-  /// can run.
+  /// Whether a synchronous call must take the parameter-pack path: an instead hook without an
+  /// arity box — a string-keyed one, or one installed from code generic over the pack, or on a
+  /// method of more arguments than the arity paths serve — which only that path can run. (The
+  /// arity paths reify a call for string-keyed before and after hooks and streams themselves.)
   @usableFromInline let needsPackPath: Bool
 
   init(method: ProxyMethod, before: [HookEntry], instead: [HookEntry], after: [HookEntry]) {
@@ -53,7 +53,7 @@ internal final class MethodHooks: @unchecked Sendable {
     needsInvocation = (before + instead + after).contains { entry in
       entry.kind == .invocation || entry.kind == .insteadCall || entry.kind == .stream
     }
-    needsPackPath = needsInvocation || instead.contains { $0.arityBox == nil }
+    needsPackPath = instead.contains { $0.arityBox == nil }
   }
 
   deinit {
