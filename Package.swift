@@ -37,10 +37,16 @@ let package = Package(
     .executable(name: "proxy-generator", targets: ["proxy-generator"]),
   ],
   targets: [
-    // The low-level pieces the library modules share: the package's lock and per-thread storage,
-    // with the platform-specific code they need, and a seeded generator (SplitMix64). `package` access only; not a product.
+    // The low-level pieces the library modules share: the package's lock, with the platform-specific
+    // code it needs, and a seeded generator (SplitMix64). `package` access only; not a product.
     .target(name: "DelegateProxyKitSupport", swiftSettings: upcomingFeatures),
-    .target(name: "DelegateProxyKit", dependencies: ["DelegateProxyKitSupport"], swiftSettings: upcomingFeatures),
+    // The per-thread block of the core's re-entrancy guard, a C11 `_Thread_local` variable: Swift
+    // has no thread-local storage, and a POSIX key costs a call into libc on every proxy-to-proxy
+    // forward. Part of the DelegateProxyKit product, imported by the core only (`internal import`).
+    .target(name: "CForwardingPath"),
+    .target(
+      name: "DelegateProxyKit", dependencies: ["DelegateProxyKitSupport", "CForwardingPath"],
+      swiftSettings: upcomingFeatures),
     .target(name: "HeadlessUI", dependencies: ["DelegateProxyKit"], swiftSettings: upcomingFeatures),
     .target(
       name: "AutoTrack",

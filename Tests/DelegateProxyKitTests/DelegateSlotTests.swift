@@ -176,6 +176,43 @@ import Testing
     #expect(delegate.log == ["one 2"])
   }
 
+  @Test func aChainKeepsTheProxyItForwardsToAliveWhileThatProxysCallRemovesIt() {
+    // The outer proxy calls the inner one borrowed, without retaining it. The delegate removes
+    // the inner proxy from the chain during the call: the slot and the outer proxy both let go
+    // of it, yet the inner proxy's call still has its after hooks to run.
+    final class Remover: ProbeDelegate {
+      var onOne: () -> Void = {}
+      func one(_ a: Int) { onOne() }
+    }
+    let host = ProbeHost()
+    let delegate = Remover()
+    host.delegate = delegate
+    weak var inner: ProbeDelegateProxy?
+    var aliveInsideTheCall: Bool?
+    var innerAfterHooks = 0
+    do {
+      let proxy = host.install(ProbeDelegateProxy.self) { ProbeDelegateProxy() }
+      inner = proxy
+      proxy.hookAfter(\.one) { _ in innerAfterHooks += 1 }
+    }
+    let outer = host.install(OtherProbeProxy.self) { OtherProbeProxy() }
+    delegate.onOne = {
+      if let proxy = inner { host.remove(proxy) }
+      aliveInsideTheCall = inner != nil
+    }
+    host.tap(1)
+    #expect(aliveInsideTheCall == true)
+    #expect(innerAfterHooks == 1)
+    // Released once the call that was inside it returned.
+    #expect(inner == nil)
+    #expect(host.delegateSlot.proxies.map { ObjectIdentifier($0) } == [ObjectIdentifier(outer)])
+    let outerCount = Counter()
+    outer.hookAfter(\.one) { _ in outerCount.increment() }
+    host.tap(2)
+    #expect(outerCount.count == 1)
+    #expect(innerAfterHooks == 1)
+  }
+
   @Test func aDispatchWithoutAProxyCallsTheDelegateOrNothing() {
     let host = ProbeHost()
     #expect(host.delegateSlot.dispatch(orElse: host.delegate) { $0.shouldSelect(1) } == nil)
@@ -247,6 +284,41 @@ import Testing
       #expect(inner.hooks.forwardingPathReads.load(ordering: .relaxed) == 2)
       #expect(outer.hooks.forwardingPathReads.load(ordering: .relaxed) == 0)
     #endif
+  }
+
+  @Test func eachThreadFollowsOnlyItsOwnChain() async {
+    // Chains of two proxies, one chain per thread, all called at once. Each thread's forwarding
+    // path holds its own chain only: no call is taken for a loop, and since the inner proxies are
+    // of another type than the outer ones, every inner after hook runs, once per call.
+    final class CountingProbe: ProbeDelegate, Sendable {
+      let ones = AtomicCounter()
+      func one(_ a: Int) { ones.increment() }
+    }
+    let threads = 4
+    let calls = 2_000
+    let delegates = (0..<threads).map { _ in CountingProbe() }
+    let innerHooks = (0..<threads).map { _ in AtomicCounter() }
+    let reported = AtomicCounter()
+    let chains = (0..<threads).map { thread in
+      let inner = ProbeDelegateProxy(forwardee: delegates[thread])
+      let counter = innerHooks[thread]
+      inner.hookAfter(\.one) { _ in counter.increment() }
+      inner.hooks.setErrorHandler { _ in reported.increment() }
+      let outer = OtherProbeProxy(forwardee: inner)
+      outer.hooks.setErrorHandler { _ in reported.increment() }
+      return SharedProxy(outer)
+    }
+    await runOnThreads(
+      chains.map { chain in
+        { @Sendable in
+          for call in 0..<calls { chain.proxy.one(call) }
+        }
+      })
+    #expect(reported.value == 0)
+    for thread in 0..<threads {
+      #expect(delegates[thread].ones.value == calls, "thread \(thread)")
+      #expect(innerHooks[thread].value == calls, "thread \(thread)")
+    }
   }
 
   @Test func aDelegateThatCallsBackIntoItsHostIsNotMistakenForALoop() throws {

@@ -26,13 +26,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return call(forwardee)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return }
+        defer { path.pop() }
+        return withLinkedProxy { (forwardee) in call(forwardee) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return }
         return call(forwardee)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
       defer { path.pop() }
       guard let forwardee else { return }
       return call(forwardee)
@@ -64,13 +68,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return fallback() }
         return call(forwardee)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return fallback() }
+        defer { path.pop() }
+        return withLinkedProxy { (forwardee) in call(forwardee) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return fallback() }
         return call(forwardee)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return fallback() }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return fallback() }
       defer { path.pop() }
       guard let forwardee else { return fallback() }
       return call(forwardee)
@@ -100,13 +108,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return try call(forwardee)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return }
+        defer { path.pop() }
+        return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return }
         return try call(forwardee)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
       defer { path.pop() }
       guard let forwardee else { return }
       return try call(forwardee)
@@ -139,13 +151,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return try fallback() }
         return try call(forwardee)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return try fallback() }
+        defer { path.pop() }
+        return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return try fallback() }
         return try call(forwardee)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return try fallback() }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return try fallback() }
       defer { path.pop() }
       guard let forwardee else { return try fallback() }
       return try call(forwardee)
@@ -215,13 +231,17 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee)
     }
-    let (forwardee, target) = linkedForwardee(link)
+    if link != ForwardeeLink.shared {
+      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
+      defer { path.pop() }
+      return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee) }
+    }
+    let (forwardee, target) = sharedProxy.lockedForwardee()
     guard target != 0 else {
       guard let forwardee else { return try fallback() }
       return try call(forwardee)
     }
-    let path = path ?? ForwardingPath.current
-    guard enterChain(path, link: target, method: selector()) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee)
@@ -325,13 +345,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return call(forwardee, a0)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return }
+        defer { path.pop() }
+        return withLinkedProxy { (forwardee) in call(forwardee, a0) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return }
         return call(forwardee, a0)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
       defer { path.pop() }
       guard let forwardee else { return }
       return call(forwardee, a0)
@@ -364,13 +388,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return fallback() }
         return call(forwardee, a0)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return fallback() }
+        defer { path.pop() }
+        return withLinkedProxy { (forwardee) in call(forwardee, a0) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return fallback() }
         return call(forwardee, a0)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return fallback() }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return fallback() }
       defer { path.pop() }
       guard let forwardee else { return fallback() }
       return call(forwardee, a0)
@@ -402,13 +430,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return try call(forwardee, a0)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return }
+        defer { path.pop() }
+        return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return }
         return try call(forwardee, a0)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
       defer { path.pop() }
       guard let forwardee else { return }
       return try call(forwardee, a0)
@@ -442,13 +474,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return try fallback() }
         return try call(forwardee, a0)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return try fallback() }
+        defer { path.pop() }
+        return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return try fallback() }
         return try call(forwardee, a0)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return try fallback() }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return try fallback() }
       defer { path.pop() }
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0)
@@ -518,13 +554,17 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee, a0)
     }
-    let (forwardee, target) = linkedForwardee(link)
+    if link != ForwardeeLink.shared {
+      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
+      defer { path.pop() }
+      return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0) }
+    }
+    let (forwardee, target) = sharedProxy.lockedForwardee()
     guard target != 0 else {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0)
     }
-    let path = path ?? ForwardingPath.current
-    guard enterChain(path, link: target, method: selector()) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0)
@@ -629,13 +669,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return call(forwardee, a0, a1)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return }
+        defer { path.pop() }
+        return withLinkedProxy { (forwardee) in call(forwardee, a0, a1) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return }
         return call(forwardee, a0, a1)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
       defer { path.pop() }
       guard let forwardee else { return }
       return call(forwardee, a0, a1)
@@ -669,13 +713,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return fallback() }
         return call(forwardee, a0, a1)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return fallback() }
+        defer { path.pop() }
+        return withLinkedProxy { (forwardee) in call(forwardee, a0, a1) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return fallback() }
         return call(forwardee, a0, a1)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return fallback() }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return fallback() }
       defer { path.pop() }
       guard let forwardee else { return fallback() }
       return call(forwardee, a0, a1)
@@ -708,13 +756,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return try call(forwardee, a0, a1)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return }
+        defer { path.pop() }
+        return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return }
         return try call(forwardee, a0, a1)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
       defer { path.pop() }
       guard let forwardee else { return }
       return try call(forwardee, a0, a1)
@@ -749,13 +801,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return try fallback() }
         return try call(forwardee, a0, a1)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return try fallback() }
+        defer { path.pop() }
+        return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return try fallback() }
         return try call(forwardee, a0, a1)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return try fallback() }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return try fallback() }
       defer { path.pop() }
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1)
@@ -825,13 +881,17 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee, a0, a1)
     }
-    let (forwardee, target) = linkedForwardee(link)
+    if link != ForwardeeLink.shared {
+      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
+      defer { path.pop() }
+      return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1) }
+    }
+    let (forwardee, target) = sharedProxy.lockedForwardee()
     guard target != 0 else {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1)
     }
-    let path = path ?? ForwardingPath.current
-    guard enterChain(path, link: target, method: selector()) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0, a1)
@@ -940,13 +1000,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return call(forwardee, a0, a1, a2)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return }
+        defer { path.pop() }
+        return withLinkedProxy { (forwardee) in call(forwardee, a0, a1, a2) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return }
         return call(forwardee, a0, a1, a2)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
       defer { path.pop() }
       guard let forwardee else { return }
       return call(forwardee, a0, a1, a2)
@@ -981,13 +1045,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return fallback() }
         return call(forwardee, a0, a1, a2)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return fallback() }
+        defer { path.pop() }
+        return withLinkedProxy { (forwardee) in call(forwardee, a0, a1, a2) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return fallback() }
         return call(forwardee, a0, a1, a2)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return fallback() }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return fallback() }
       defer { path.pop() }
       guard let forwardee else { return fallback() }
       return call(forwardee, a0, a1, a2)
@@ -1021,13 +1089,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return try call(forwardee, a0, a1, a2)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return }
+        defer { path.pop() }
+        return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return }
         return try call(forwardee, a0, a1, a2)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
       defer { path.pop() }
       guard let forwardee else { return }
       return try call(forwardee, a0, a1, a2)
@@ -1064,13 +1136,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return try fallback() }
         return try call(forwardee, a0, a1, a2)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return try fallback() }
+        defer { path.pop() }
+        return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return try fallback() }
         return try call(forwardee, a0, a1, a2)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return try fallback() }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return try fallback() }
       defer { path.pop() }
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2)
@@ -1141,13 +1217,17 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2)
     }
-    let (forwardee, target) = linkedForwardee(link)
+    if link != ForwardeeLink.shared {
+      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
+      defer { path.pop() }
+      return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2) }
+    }
+    let (forwardee, target) = sharedProxy.lockedForwardee()
     guard target != 0 else {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2)
     }
-    let path = path ?? ForwardingPath.current
-    guard enterChain(path, link: target, method: selector()) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0, a1, a2)
@@ -1256,13 +1336,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return call(forwardee, a0, a1, a2, a3)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return }
+        defer { path.pop() }
+        return withLinkedProxy { (forwardee) in call(forwardee, a0, a1, a2, a3) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return }
         return call(forwardee, a0, a1, a2, a3)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
       defer { path.pop() }
       guard let forwardee else { return }
       return call(forwardee, a0, a1, a2, a3)
@@ -1298,13 +1382,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return fallback() }
         return call(forwardee, a0, a1, a2, a3)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return fallback() }
+        defer { path.pop() }
+        return withLinkedProxy { (forwardee) in call(forwardee, a0, a1, a2, a3) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return fallback() }
         return call(forwardee, a0, a1, a2, a3)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return fallback() }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return fallback() }
       defer { path.pop() }
       guard let forwardee else { return fallback() }
       return call(forwardee, a0, a1, a2, a3)
@@ -1339,13 +1427,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return try call(forwardee, a0, a1, a2, a3)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return }
+        defer { path.pop() }
+        return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return }
         return try call(forwardee, a0, a1, a2, a3)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
       defer { path.pop() }
       guard let forwardee else { return }
       return try call(forwardee, a0, a1, a2, a3)
@@ -1383,13 +1475,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return try fallback() }
         return try call(forwardee, a0, a1, a2, a3)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return try fallback() }
+        defer { path.pop() }
+        return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return try fallback() }
         return try call(forwardee, a0, a1, a2, a3)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return try fallback() }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return try fallback() }
       defer { path.pop() }
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3)
@@ -1460,13 +1556,17 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3)
     }
-    let (forwardee, target) = linkedForwardee(link)
+    if link != ForwardeeLink.shared {
+      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
+      defer { path.pop() }
+      return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3) }
+    }
+    let (forwardee, target) = sharedProxy.lockedForwardee()
     guard target != 0 else {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3)
     }
-    let path = path ?? ForwardingPath.current
-    guard enterChain(path, link: target, method: selector()) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0, a1, a2, a3)
@@ -1582,13 +1682,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return call(forwardee, a0, a1, a2, a3, a4)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return }
+        defer { path.pop() }
+        return withLinkedProxy { (forwardee) in call(forwardee, a0, a1, a2, a3, a4) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return }
         return call(forwardee, a0, a1, a2, a3, a4)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
       defer { path.pop() }
       guard let forwardee else { return }
       return call(forwardee, a0, a1, a2, a3, a4)
@@ -1625,13 +1729,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return fallback() }
         return call(forwardee, a0, a1, a2, a3, a4)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return fallback() }
+        defer { path.pop() }
+        return withLinkedProxy { (forwardee) in call(forwardee, a0, a1, a2, a3, a4) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return fallback() }
         return call(forwardee, a0, a1, a2, a3, a4)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return fallback() }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return fallback() }
       defer { path.pop() }
       guard let forwardee else { return fallback() }
       return call(forwardee, a0, a1, a2, a3, a4)
@@ -1667,13 +1775,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return try call(forwardee, a0, a1, a2, a3, a4)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return }
+        defer { path.pop() }
+        return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3, a4) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return }
         return try call(forwardee, a0, a1, a2, a3, a4)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
       defer { path.pop() }
       guard let forwardee else { return }
       return try call(forwardee, a0, a1, a2, a3, a4)
@@ -1713,13 +1825,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return try fallback() }
         return try call(forwardee, a0, a1, a2, a3, a4)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return try fallback() }
+        defer { path.pop() }
+        return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3, a4) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return try fallback() }
         return try call(forwardee, a0, a1, a2, a3, a4)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return try fallback() }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return try fallback() }
       defer { path.pop() }
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3, a4)
@@ -1792,13 +1908,17 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3, a4)
     }
-    let (forwardee, target) = linkedForwardee(link)
+    if link != ForwardeeLink.shared {
+      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
+      defer { path.pop() }
+      return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3, a4) }
+    }
+    let (forwardee, target) = sharedProxy.lockedForwardee()
     guard target != 0 else {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3, a4)
     }
-    let path = path ?? ForwardingPath.current
-    guard enterChain(path, link: target, method: selector()) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0, a1, a2, a3, a4)
@@ -1918,13 +2038,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return call(forwardee, a0, a1, a2, a3, a4, a5)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return }
+        defer { path.pop() }
+        return withLinkedProxy { (forwardee) in call(forwardee, a0, a1, a2, a3, a4, a5) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return }
         return call(forwardee, a0, a1, a2, a3, a4, a5)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
       defer { path.pop() }
       guard let forwardee else { return }
       return call(forwardee, a0, a1, a2, a3, a4, a5)
@@ -1963,13 +2087,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return fallback() }
         return call(forwardee, a0, a1, a2, a3, a4, a5)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return fallback() }
+        defer { path.pop() }
+        return withLinkedProxy { (forwardee) in call(forwardee, a0, a1, a2, a3, a4, a5) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return fallback() }
         return call(forwardee, a0, a1, a2, a3, a4, a5)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return fallback() }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return fallback() }
       defer { path.pop() }
       guard let forwardee else { return fallback() }
       return call(forwardee, a0, a1, a2, a3, a4, a5)
@@ -2006,13 +2134,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return try call(forwardee, a0, a1, a2, a3, a4, a5)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return }
+        defer { path.pop() }
+        return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3, a4, a5) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return }
         return try call(forwardee, a0, a1, a2, a3, a4, a5)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
       defer { path.pop() }
       guard let forwardee else { return }
       return try call(forwardee, a0, a1, a2, a3, a4, a5)
@@ -2053,13 +2185,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return try fallback() }
         return try call(forwardee, a0, a1, a2, a3, a4, a5)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return try fallback() }
+        defer { path.pop() }
+        return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3, a4, a5) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return try fallback() }
         return try call(forwardee, a0, a1, a2, a3, a4, a5)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return try fallback() }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return try fallback() }
       defer { path.pop() }
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3, a4, a5)
@@ -2134,13 +2270,17 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3, a4, a5)
     }
-    let (forwardee, target) = linkedForwardee(link)
+    if link != ForwardeeLink.shared {
+      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
+      defer { path.pop() }
+      return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3, a4, a5) }
+    }
+    let (forwardee, target) = sharedProxy.lockedForwardee()
     guard target != 0 else {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3, a4, a5)
     }
-    let path = path ?? ForwardingPath.current
-    guard enterChain(path, link: target, method: selector()) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0, a1, a2, a3, a4, a5)

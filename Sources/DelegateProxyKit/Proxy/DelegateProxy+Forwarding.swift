@@ -37,13 +37,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return call(forwardee, repeat each arguments)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return }
+        defer { path.pop() }
+        return withLinkedProxy { (forwardee) in call(forwardee, repeat each arguments) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return }
         return call(forwardee, repeat each arguments)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
       defer { path.pop() }
       guard let forwardee else { return }
       return call(forwardee, repeat each arguments)
@@ -87,13 +91,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return fallback() }
         return call(forwardee, repeat each arguments)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return fallback() }
+        defer { path.pop() }
+        return withLinkedProxy { (forwardee) in call(forwardee, repeat each arguments) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return fallback() }
         return call(forwardee, repeat each arguments)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return fallback() }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return fallback() }
       defer { path.pop() }
       guard let forwardee else { return fallback() }
       return call(forwardee, repeat each arguments)
@@ -136,13 +144,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return }
         return try call(forwardee, repeat each arguments)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return }
+        defer { path.pop() }
+        return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, repeat each arguments) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return }
         return try call(forwardee, repeat each arguments)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
       defer { path.pop() }
       guard let forwardee else { return }
       return try call(forwardee, repeat each arguments)
@@ -190,13 +202,17 @@ extension DelegateProxy {
         guard let forwardee = weakForwardee else { return try fallback() }
         return try call(forwardee, repeat each arguments)
       }
-      let (forwardee, target) = linkedForwardee(link)
+      if link != ForwardeeLink.shared {
+        guard let path = enterChain(nil, link: link, method: method().selector) else { return try fallback() }
+        defer { path.pop() }
+        return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, repeat each arguments) }
+      }
+      let (forwardee, target) = sharedProxy.lockedForwardee()
       guard target != 0 else {
         guard let forwardee else { return try fallback() }
         return try call(forwardee, repeat each arguments)
       }
-      let path = ForwardingPath.current
-      guard enterChain(path, link: target, method: method().selector) else { return try fallback() }
+      guard let path = enterChain(nil, link: target, method: method().selector) else { return try fallback() }
       defer { path.pop() }
       guard let forwardee else { return try fallback() }
       return try call(forwardee, repeat each arguments)
@@ -209,10 +225,31 @@ extension DelegateProxy {
 
   /// The forwardee and its proxy link, for a link that is not 0: read under the lock of a
   /// ``SendableDelegateProxy`` (whose link is always ``ForwardeeLink/shared``), else the proxy
-  /// forwardee that `link` identifies.
+  /// forwardee that `link` identifies, retained (for the `async` path, which cannot borrow it
+  /// across a suspension).
   @inlinable @inline(__always)
   internal final func linkedForwardee(_ link: UInt) -> (forwardee: Delegate?, link: UInt) {
-    link == ForwardeeLink.shared ? sharedProxy.lockedForwardee() : (proxyForwardee, link)
+    link == ForwardeeLink.shared ? sharedProxy.lockedForwardee() : (proxyLink?.value, link)
+  }
+
+  /// Calls `body` with the proxy this plain proxy forwards to, borrowed from its ``ProxyLink``
+  /// without a retain. Only between pushing this proxy on the thread's forwarding path and popping
+  /// it: a link replaced in between is parked on the path until the outermost forward returns.
+  @inlinable @inline(__always)
+  internal final func withLinkedProxy<Result, Failure: Error>(
+    _ body: (Delegate) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    // `_withUnsafeGuaranteedRef` rethrows untyped errors: the outcome crosses it as a value.
+    let outcome: Swift.Result<Result, Failure> = Unmanaged<ProxyLink<Delegate>>.fromOpaque(
+      proxyLinkPointer.unsafelyUnwrapped
+    )._withUnsafeGuaranteedRef { link in
+      do throws(Failure) {
+        return .success(try body(link.value))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try outcome.get()
   }
 
   /// Calls the forwardee: one weak load for a delegate; for a proxy forwardee, through the loop
@@ -228,13 +265,17 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee, repeat each arguments)
     }
-    let (forwardee, target) = linkedForwardee(link)
+    if link != ForwardeeLink.shared {
+      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
+      defer { path.pop() }
+      return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, repeat each arguments) }
+    }
+    let (forwardee, target) = sharedProxy.lockedForwardee()
     guard target != 0 else {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, repeat each arguments)
     }
-    let path = path ?? ForwardingPath.current
-    guard enterChain(path, link: target, method: selector()) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, repeat each arguments)

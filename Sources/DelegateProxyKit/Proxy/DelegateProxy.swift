@@ -48,10 +48,14 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
   /// object behind the weak reference alive (for a value, the box that reference points at).
   private var retainedForwardeeObject: AnyObject?
   private let retainsForwardee: Bool
-  /// The forwardee when it is itself a proxy, held strongly (see ``forwardee``). A strong
-  /// reference keeps the linked proxy free of a weak-reference side table, which makes every
-  /// retain and release of it on the forwarding path the cheap inline kind.
-  @exclusivity(unchecked) @usableFromInline internal final var proxyForwardee: Delegate?
+  /// The forwardee when it is itself a proxy, held strongly (see ``forwardee``) in a box of its
+  /// own. A strong reference keeps the linked proxy free of a weak-reference side table; the box
+  /// lets the synchronous forwarding path call it borrowed, through ``proxyLinkPointer``, without
+  /// retaining it. A link replaced while a forward runs on this thread is parked on the thread's
+  /// forwarding path until the forward returns (see ``forwardee``'s setter).
+  @exclusivity(unchecked) @usableFromInline internal final var proxyLink: ProxyLink<Delegate>?
+  /// ``proxyLink`` unretained, for the forwarding path; set and cleared with it.
+  @exclusivity(unchecked) @usableFromInline internal final var proxyLinkPointer: UnsafeMutableRawPointer?
   /// The forwardee when it is a delegate, held weakly. Written only where the forwardee is written
   /// (from the proxy's isolation, or under the lock of a ``SendableDelegateProxy``).
   @usableFromInline internal final let weakForwardeeReference = WeakReference<Delegate>()
@@ -85,13 +89,19 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
       if forwardeeProxyLink.load(ordering: .relaxed) == ForwardeeLink.shared {
         return sharedProxy.lockedForwardee().forwardee
       }
-      return proxyForwardee ?? weakForwardee
+      return proxyLink?.value ?? weakForwardee
     }
     set {
       if forwardeeProxyLink.load(ordering: .relaxed) == ForwardeeLink.shared {
         sharedProxy.setLockedForwardee(newValue)
       } else {
-        forwardeeProxyLink.store(storeForwardee(newValue).link, ordering: .relaxed)
+        let stored = storeForwardee(newValue)
+        forwardeeProxyLink.store(stored.link, ordering: .relaxed)
+        // A forward running on this thread (this proxy's, or one further out that is calling
+        // through it) may be inside the proxy it linked to, borrowed: keep that proxy alive
+        // until the forward returns. The forwardee is set from the proxy's own isolation, so
+        // such a forward can only be on this thread.
+        if let replacedLink = stored.replaced.link { ForwardingPath.current.keepUntilUnwound(replacedLink) }
       }
     }
   }
@@ -99,18 +109,23 @@ open class DelegateProxy<Delegate>: DelegateProxyBase {
   /// Stores a new forwardee in the proxy's storage and returns its proxy link (0 for a delegate)
   /// with the strong references it replaced, for the caller to release: a ``SendableDelegateProxy``
   /// calls it under its lock and releases them after, so no deinitializer runs under the lock.
-  internal final func storeForwardee(_ newValue: Delegate?) -> (link: UInt, replaced: (Delegate?, AnyObject?)) {
-    let replaced = (proxyForwardee, retainedForwardeeObject)
+  internal final func storeForwardee(
+    _ newValue: Delegate?
+  ) -> (link: UInt, replaced: (link: ProxyLink<Delegate>?, object: AnyObject?)) {
+    let replaced = (proxyLink, retainedForwardeeObject)
     if let newValue, let proxy = (newValue as AnyObject) as? DelegateProxyBase {
       // Before the link is published (below, or under a `SendableDelegateProxy`'s lock), so a
       // call that comes in through it sees the flag.
       proxy.isLinkTarget.store(true, ordering: .relaxed)
-      proxyForwardee = newValue
+      let link = ProxyLink(newValue)
+      proxyLink = link
+      proxyLinkPointer = Unmanaged.passUnretained(link).toOpaque()
       _ = weakForwardeeReference.store(nil)
       retainedForwardeeObject = nil
       return (UInt(bitPattern: ObjectIdentifier(proxy)), replaced)
     }
-    proxyForwardee = nil
+    proxyLink = nil
+    proxyLinkPointer = nil
     let object = weakForwardeeReference.store(newValue)
     retainedForwardeeObject = retainsForwardee ? object : nil
     return (0, replaced)

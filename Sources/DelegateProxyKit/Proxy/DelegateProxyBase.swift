@@ -76,17 +76,24 @@ open class DelegateProxyBase: NSObject {
     hooks.hookedMask.load(ordering: .relaxed) | typeHookRegistry.hookedMask.load(ordering: .relaxed)
   }
 
-  /// Checks the chain that led here for a loop and pushes this proxy, about to forward to `link`.
-  /// Returns `false` (and reports) when the call must stop.
+  /// Checks the chain that led here for a loop and pushes this proxy, about to forward to `link`,
+  /// on `path`, or on the thread's path when the caller does not have it. Returns the path to pop
+  /// when the forward returns, or `nil` (and reports) when the call must stop.
+  ///
+  /// One call does it all, the thread-local read included, so a link of a chain pays one call
+  /// into the library for its check.
   @usableFromInline
-  internal final func enterChain(_ path: ForwardingPath, link: UInt, method: @autoclosure () -> String) -> Bool {
+  internal final func enterChain(
+    _ path: ForwardingPath?, link: UInt, method: @autoclosure () -> String
+  ) -> ForwardingPath? {
+    let path = path ?? ForwardingPath.current
     let me = UInt(bitPattern: ObjectIdentifier(self))
     let type = UInt(bitPattern: ObjectIdentifier(Swift.type(of: self)))
     if path.chain(into: me, type: type).loops || !path.push(proxy: me, type: type, forwardee: link) {
       reportCycle(method())
-      return false
+      return nil
     }
-    return true
+    return path
   }
 
   /// Decides what a call with hooks installed does: stop (a loop), forward without hooks (a proxy

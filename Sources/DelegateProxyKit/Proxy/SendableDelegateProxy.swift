@@ -78,7 +78,7 @@ open class SendableDelegateProxy<Delegate>: DelegateProxy<Delegate>, @unchecked 
     forwardeeLock.withLock { link in
       _ = forwardeeLockHandOver.load(ordering: .acquiring)
       defer { forwardeeLockHandOver.add(1, ordering: .releasing) }
-      return (proxyForwardee ?? weakForwardee, link)
+      return (proxyLink?.value ?? weakForwardee, link)
     }
   }
 
@@ -86,7 +86,7 @@ open class SendableDelegateProxy<Delegate>: DelegateProxy<Delegate>, @unchecked 
   internal final func setLockedForwardee(_ newValue: Delegate?) {
     // The replaced strong references leave the lock in `replaced` and are released after it:
     // a forwardee's deinitializer may use this proxy.
-    var replaced: (Delegate?, AnyObject?) = (nil, nil)
+    var replaced: (link: ProxyLink<Delegate>?, object: AnyObject?) = (nil, nil)
     forwardeeLock.withLock { link in
       _ = forwardeeLockHandOver.load(ordering: .acquiring)
       defer { forwardeeLockHandOver.add(1, ordering: .releasing) }

@@ -116,12 +116,13 @@ enum FixtureGraphs {
     let triple = binary.deletingLastPathComponent().lastPathComponent
     let process = Process()
     process.executableURL = extractor
-    process.arguments = [
-      "-module-name", module, "-I", binary.appendingPathComponent("Modules").path,
-      "-target", triple.contains("-") ? triple : "x86_64-unknown-linux-gnu",
-      "-module-cache-path", binary.appendingPathComponent("ModuleCache").path,
-      "-minimum-access-level", "private", "-skip-synthesized-members", "-output-dir", output.path,
-    ]
+    process.arguments =
+      [
+        "-module-name", module, "-I", binary.appendingPathComponent("Modules").path,
+        "-target", triple.contains("-") ? triple : "x86_64-unknown-linux-gnu",
+        "-module-cache-path", binary.appendingPathComponent("ModuleCache").path,
+        "-minimum-access-level", "private", "-skip-synthesized-members", "-output-dir", output.path,
+      ] + cModuleMapArguments(in: binary)
     let errors = Pipe()
     process.standardError = errors
     do {
@@ -136,6 +137,18 @@ enum FixtureGraphs {
       throw ExtractionFailure(description: "swift-symbolgraph-extract failed for \(module): \(message)")
     }
     return output
+  }
+
+  /// `-Xcc -fmodule-map-file=…` for each C target the build left in `binary` (its
+  /// `<Target>.build/module.modulemap`): a Swift module that imports one, as DelegateProxyKit
+  /// imports CForwardingPath, is loaded only with that module map at hand, and `-I Modules` holds
+  /// Swift modules only.
+  private static func cModuleMapArguments(in binary: URL) -> [String] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: binary.path)) ?? []
+    return entries.filter { $0.hasSuffix(".build") }.sorted().flatMap { entry -> [String] in
+      let map = binary.appendingPathComponent(entry).appendingPathComponent("module.modulemap")
+      return FileManager.default.fileExists(atPath: map.path) ? ["-Xcc", "-fmodule-map-file=\(map.path)"] : []
+    }
   }
 
   /// The contents of a file, or `nil`.
