@@ -141,6 +141,27 @@ import Testing
   }
 
   @Test(arguments: ArityCase.all)
+  func aRunOnceHookAmongEveryTimeHooksKeepsItsPlace(_ method: ArityCase) async throws {
+    // Hooks that all run every time are called in one plain loop; a run-once hook among them
+    // sends the call through the loop that checks each hook, until it has run and is removed.
+    let arguments = ArityArgument.make(method.arity)
+    let log = RecordingLog()
+    let proxy = ArityProxy(forwardee: ArityRecorder())
+    _ = method.hookBefore(proxy, false) { _ in log.append("before 1") }
+    _ = method.hookBefore(proxy, true) { _ in log.append("before once") }
+    _ = method.hookBefore(proxy, false) { _ in log.append("before 2") }
+    _ = method.hookAfter(proxy, false) { _, _ in log.append("after 1") }
+    _ = method.hookAfter(proxy, true) { _, _ in log.append("after once") }
+    _ = method.hookAfter(proxy, false) { _, _ in log.append("after 2") }
+    for _ in 0..<2 { _ = await method.outcome(on: proxy, arguments) }
+    #expect(
+      log.all == [
+        "before 1", "before once", "before 2", "after 1", "after once", "after 2",
+        "before 1", "before 2", "after 1", "after 2",
+      ])
+  }
+
+  @Test(arguments: ArityCase.all)
   func typeWideHooksRunBeforeTheProxysOwn(_ method: ArityCase) async throws {
     let arguments = ArityArgument.make(method.arity)
     let log = RecordingLog()

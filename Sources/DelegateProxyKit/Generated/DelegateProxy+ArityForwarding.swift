@@ -252,6 +252,14 @@ extension DelegateProxy {
   internal final func runBefore0(of hooks: Unmanaged<MethodHooks>) {
     // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
     // retains, of the entry or of the box.
+    let boxes = hooks._withUnsafeGuaranteedRef { $0.beforeArityBoxes }
+    if !boxes.isEmpty {
+      // Every hook a typed one that runs every time: nothing to check between the calls.
+      for box in boxes {
+        Unmanaged<ArgumentsHook0>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body() }
+      }
+      return
+    }
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
       // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
@@ -278,6 +286,31 @@ extension DelegateProxy {
   internal final func runAfter0<Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>
   ) {
+    let boxes = hooks._withUnsafeGuaranteedRef { $0.afterArityBoxes }
+    if !boxes.isEmpty {
+      // Every hook a typed one of one kind that runs every time: nothing to check between the calls.
+      switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
+      case .arguments:
+        for box in boxes {
+          Unmanaged<ArgumentsHook0>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body() }
+        }
+      case .value:
+        guard case .success(let value) = outcome else { return }
+        for box in boxes {
+          Unmanaged<ResultHook0<Result>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(value) }
+        }
+      case .outcome:
+        for box in boxes {
+          Unmanaged<ResultHook0<Swift.Result<Result, Failure>>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+            $0.body(outcome)
+          }
+        }
+      default:
+        // Only typed before and after hooks have arity boxes.
+        break
+      }
+      return
+    }
     let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
     for index in entries.indices {
       entries[index]._withUnsafeGuaranteedRef { entry in
@@ -575,6 +608,14 @@ extension DelegateProxy {
   internal final func runBefore1<A0>(of hooks: Unmanaged<MethodHooks>, _ a0: A0) {
     // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
     // retains, of the entry or of the box.
+    let boxes = hooks._withUnsafeGuaranteedRef { $0.beforeArityBoxes }
+    if !boxes.isEmpty {
+      // Every hook a typed one that runs every time: nothing to check between the calls.
+      for box in boxes {
+        Unmanaged<ArgumentsHook1<A0>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0) }
+      }
+      return
+    }
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
       // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
@@ -601,6 +642,31 @@ extension DelegateProxy {
   internal final func runAfter1<A0, Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0
   ) {
+    let boxes = hooks._withUnsafeGuaranteedRef { $0.afterArityBoxes }
+    if !boxes.isEmpty {
+      // Every hook a typed one of one kind that runs every time: nothing to check between the calls.
+      switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
+      case .arguments:
+        for box in boxes {
+          Unmanaged<ArgumentsHook1<A0>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0) }
+        }
+      case .value:
+        guard case .success(let value) = outcome else { return }
+        for box in boxes {
+          Unmanaged<ResultHook1<Result, A0>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(value, a0) }
+        }
+      case .outcome:
+        for box in boxes {
+          Unmanaged<ResultHook1<Swift.Result<Result, Failure>, A0>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+            $0.body(outcome, a0)
+          }
+        }
+      default:
+        // Only typed before and after hooks have arity boxes.
+        break
+      }
+      return
+    }
     let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
     for index in entries.indices {
       entries[index]._withUnsafeGuaranteedRef { entry in
@@ -902,6 +968,14 @@ extension DelegateProxy {
   internal final func runBefore2<A0, A1>(of hooks: Unmanaged<MethodHooks>, _ a0: A0, _ a1: A1) {
     // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
     // retains, of the entry or of the box.
+    let boxes = hooks._withUnsafeGuaranteedRef { $0.beforeArityBoxes }
+    if !boxes.isEmpty {
+      // Every hook a typed one that runs every time: nothing to check between the calls.
+      for box in boxes {
+        Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
+      }
+      return
+    }
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
       // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
@@ -928,6 +1002,31 @@ extension DelegateProxy {
   internal final func runAfter2<A0, A1, Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1
   ) {
+    let boxes = hooks._withUnsafeGuaranteedRef { $0.afterArityBoxes }
+    if !boxes.isEmpty {
+      // Every hook a typed one of one kind that runs every time: nothing to check between the calls.
+      switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
+      case .arguments:
+        for box in boxes {
+          Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
+        }
+      case .value:
+        guard case .success(let value) = outcome else { return }
+        for box in boxes {
+          Unmanaged<ResultHook2<Result, A0, A1>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(value, a0, a1) }
+        }
+      case .outcome:
+        for box in boxes {
+          Unmanaged<ResultHook2<Swift.Result<Result, Failure>, A0, A1>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+            $0.body(outcome, a0, a1)
+          }
+        }
+      default:
+        // Only typed before and after hooks have arity boxes.
+        break
+      }
+      return
+    }
     let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
     for index in entries.indices {
       entries[index]._withUnsafeGuaranteedRef { entry in
@@ -1238,6 +1337,14 @@ extension DelegateProxy {
   internal final func runBefore3<A0, A1, A2>(of hooks: Unmanaged<MethodHooks>, _ a0: A0, _ a1: A1, _ a2: A2) {
     // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
     // retains, of the entry or of the box.
+    let boxes = hooks._withUnsafeGuaranteedRef { $0.beforeArityBoxes }
+    if !boxes.isEmpty {
+      // Every hook a typed one that runs every time: nothing to check between the calls.
+      for box in boxes {
+        Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
+      }
+      return
+    }
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
       // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
@@ -1264,6 +1371,33 @@ extension DelegateProxy {
   internal final func runAfter3<A0, A1, A2, Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2
   ) {
+    let boxes = hooks._withUnsafeGuaranteedRef { $0.afterArityBoxes }
+    if !boxes.isEmpty {
+      // Every hook a typed one of one kind that runs every time: nothing to check between the calls.
+      switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
+      case .arguments:
+        for box in boxes {
+          Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
+        }
+      case .value:
+        guard case .success(let value) = outcome else { return }
+        for box in boxes {
+          Unmanaged<ResultHook3<Result, A0, A1, A2>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+            $0.body(value, a0, a1, a2)
+          }
+        }
+      case .outcome:
+        for box in boxes {
+          Unmanaged<ResultHook3<Swift.Result<Result, Failure>, A0, A1, A2>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+            $0.body(outcome, a0, a1, a2)
+          }
+        }
+      default:
+        // Only typed before and after hooks have arity boxes.
+        break
+      }
+      return
+    }
     let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
     for index in entries.indices {
       entries[index]._withUnsafeGuaranteedRef { entry in
@@ -1579,6 +1713,14 @@ extension DelegateProxy {
   ) {
     // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
     // retains, of the entry or of the box.
+    let boxes = hooks._withUnsafeGuaranteedRef { $0.beforeArityBoxes }
+    if !boxes.isEmpty {
+      // Every hook a typed one that runs every time: nothing to check between the calls.
+      for box in boxes {
+        Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2, a3) }
+      }
+      return
+    }
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
       // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
@@ -1607,6 +1749,32 @@ extension DelegateProxy {
   internal final func runAfter4<A0, A1, A2, A3, Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
   ) {
+    let boxes = hooks._withUnsafeGuaranteedRef { $0.afterArityBoxes }
+    if !boxes.isEmpty {
+      // Every hook a typed one of one kind that runs every time: nothing to check between the calls.
+      switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
+      case .arguments:
+        for box in boxes {
+          Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2, a3) }
+        }
+      case .value:
+        guard case .success(let value) = outcome else { return }
+        for box in boxes {
+          Unmanaged<ResultHook4<Result, A0, A1, A2, A3>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+            $0.body(value, a0, a1, a2, a3)
+          }
+        }
+      case .outcome:
+        for box in boxes {
+          Unmanaged<ResultHook4<Swift.Result<Result, Failure>, A0, A1, A2, A3>>.fromOpaque(box)._withUnsafeGuaranteedRef
+          { $0.body(outcome, a0, a1, a2, a3) }
+        }
+      default:
+        // Only typed before and after hooks have arity boxes.
+        break
+      }
+      return
+    }
     let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
     for index in entries.indices {
       entries[index]._withUnsafeGuaranteedRef { entry in
@@ -1931,6 +2099,16 @@ extension DelegateProxy {
   ) {
     // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
     // retains, of the entry or of the box.
+    let boxes = hooks._withUnsafeGuaranteedRef { $0.beforeArityBoxes }
+    if !boxes.isEmpty {
+      // Every hook a typed one that runs every time: nothing to check between the calls.
+      for box in boxes {
+        Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+          $0.body(a0, a1, a2, a3, a4)
+        }
+      }
+      return
+    }
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
       // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
@@ -1962,6 +2140,34 @@ extension DelegateProxy {
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     _ a4: A4
   ) {
+    let boxes = hooks._withUnsafeGuaranteedRef { $0.afterArityBoxes }
+    if !boxes.isEmpty {
+      // Every hook a typed one of one kind that runs every time: nothing to check between the calls.
+      switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
+      case .arguments:
+        for box in boxes {
+          Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+            $0.body(a0, a1, a2, a3, a4)
+          }
+        }
+      case .value:
+        guard case .success(let value) = outcome else { return }
+        for box in boxes {
+          Unmanaged<ResultHook5<Result, A0, A1, A2, A3, A4>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+            $0.body(value, a0, a1, a2, a3, a4)
+          }
+        }
+      case .outcome:
+        for box in boxes {
+          Unmanaged<ResultHook5<Swift.Result<Result, Failure>, A0, A1, A2, A3, A4>>.fromOpaque(box)
+            ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3, a4) }
+        }
+      default:
+        // Only typed before and after hooks have arity boxes.
+        break
+      }
+      return
+    }
     let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
     for index in entries.indices {
       entries[index]._withUnsafeGuaranteedRef { entry in
@@ -2293,6 +2499,16 @@ extension DelegateProxy {
   ) {
     // The call holds a read of the snapshot, which keeps these hooks and their boxes alive: no
     // retains, of the entry or of the box.
+    let boxes = hooks._withUnsafeGuaranteedRef { $0.beforeArityBoxes }
+    if !boxes.isEmpty {
+      // Every hook a typed one that runs every time: nothing to check between the calls.
+      for box in boxes {
+        Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+          $0.body(a0, a1, a2, a3, a4, a5)
+        }
+      }
+      return
+    }
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
     for index in entries.indices {
       // Borrowed, not loaded into a local: a local reference costs a retain and a release per hook.
@@ -2324,6 +2540,34 @@ extension DelegateProxy {
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     _ a4: A4, _ a5: A5
   ) {
+    let boxes = hooks._withUnsafeGuaranteedRef { $0.afterArityBoxes }
+    if !boxes.isEmpty {
+      // Every hook a typed one of one kind that runs every time: nothing to check between the calls.
+      switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
+      case .arguments:
+        for box in boxes {
+          Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+            $0.body(a0, a1, a2, a3, a4, a5)
+          }
+        }
+      case .value:
+        guard case .success(let value) = outcome else { return }
+        for box in boxes {
+          Unmanaged<ResultHook6<Result, A0, A1, A2, A3, A4, A5>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+            $0.body(value, a0, a1, a2, a3, a4, a5)
+          }
+        }
+      case .outcome:
+        for box in boxes {
+          Unmanaged<ResultHook6<Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5>>.fromOpaque(box)
+            ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3, a4, a5) }
+        }
+      default:
+        // Only typed before and after hooks have arity boxes.
+        break
+      }
+      return
+    }
     let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
     for index in entries.indices {
       entries[index]._withUnsafeGuaranteedRef { entry in

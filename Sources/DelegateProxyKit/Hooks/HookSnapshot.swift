@@ -35,6 +35,14 @@ internal final class MethodHooks: @unchecked Sendable {
   /// a hook touches no reference count. The arrays above keep the entries alive.
   @usableFromInline let beforeEntries: UnsafeMutableBufferPointer<Unmanaged<HookEntry>>
   @usableFromInline let afterEntries: UnsafeMutableBufferPointer<Unmanaged<HookEntry>>
+  /// The arity boxes of `before`, in order, when every before hook is a typed hook stored at its
+  /// method's arity that runs every time (not once): the arity paths then call them one after
+  /// another with no per-hook checks. Empty otherwise (and when there are no before hooks).
+  @usableFromInline let beforeArityBoxes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer>
+  /// The same for `after`, whose hooks must also be of one kind, ``afterArityKind``.
+  @usableFromInline let afterArityBoxes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer>
+  /// The kind of every after hook when ``afterArityBoxes`` is not empty.
+  @usableFromInline let afterArityKind: HookEntry.Kind
   /// Whether a hook here needs the call as an ``Invocation`` (string-keyed hooks, streams).
   @usableFromInline let needsInvocation: Bool
   /// Whether a synchronous call must take the parameter-pack path: an instead hook without an
@@ -50,6 +58,9 @@ internal final class MethodHooks: @unchecked Sendable {
     self.after = after
     beforeEntries = Self.unretained(before)
     afterEntries = Self.unretained(after)
+    beforeArityBoxes = Self.arityBoxes(before, kinds: [.arguments])
+    afterArityKind = after.first?.kind ?? .arguments
+    afterArityBoxes = Self.arityBoxes(after, kinds: [afterArityKind])
     needsInvocation = (before + instead + after).contains { entry in
       entry.kind == .invocation || entry.kind == .insteadCall || entry.kind == .stream
     }
@@ -59,6 +70,20 @@ internal final class MethodHooks: @unchecked Sendable {
   deinit {
     beforeEntries.deallocate()
     afterEntries.deallocate()
+    beforeArityBoxes.deallocate()
+    afterArityBoxes.deallocate()
+  }
+
+  /// The arity boxes of `entries` when each is a typed hook of one of `kinds` with an arity box
+  /// and none runs once; else an empty buffer.
+  private static func arityBoxes(
+    _ entries: [HookEntry], kinds: Set<HookEntry.Kind>
+  ) -> UnsafeMutableBufferPointer<UnsafeMutableRawPointer> {
+    let boxes = entries.compactMap { entry in kinds.contains(entry.kind) && !entry.once ? entry.arityBoxPointer : nil }
+    guard boxes.count == entries.count else { return .allocate(capacity: 0) }
+    let buffer = UnsafeMutableBufferPointer<UnsafeMutableRawPointer>.allocate(capacity: boxes.count)
+    _ = buffer.initialize(from: boxes)
+    return buffer
   }
 
   private static func unretained(_ entries: [HookEntry]) -> UnsafeMutableBufferPointer<Unmanaged<HookEntry>> {

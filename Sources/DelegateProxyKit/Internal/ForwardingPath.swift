@@ -67,7 +67,7 @@ internal struct ForwardingPath {
   }
 
   /// What the chain that led to `proxy` contains.
-  @usableFromInline
+  @usableFromInline @inline(__always)
   func chain(into proxy: UInt, type: UInt) -> (loops: Bool, sameType: Bool) {
     var expected = proxy
     var sameType = false
@@ -84,7 +84,7 @@ internal struct ForwardingPath {
   }
 
   /// Pushes an entry; returns `false` (pushing nothing) when the path is full.
-  @usableFromInline
+  @usableFromInline @inline(__always)
   func push(proxy: UInt, type: UInt, forwardee: UInt) -> Bool {
     let count = depth
     guard count < Self.capacity else { return false }
