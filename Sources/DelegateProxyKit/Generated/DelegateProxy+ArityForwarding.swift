@@ -231,8 +231,19 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee)
     }
+    return try callLinkedForwardee0(path, link, selector(), orElse: fallback, to: call)
+  }
+
+  /// ``callForwardee0(_:_:_:_:orElse:to:)`` when the forwardee is a proxy (`link` is not 0):
+  /// through the loop guard. Specialised but kept out of line: inlined, the chain's branches made
+  /// the hooked path too large for the optimiser, which then stopped inlining its other parts.
+  @_alwaysEmitIntoClient @inline(never)
+  internal final func callLinkedForwardee0<Result, Failure: Error>(
+    _ path: ForwardingPath?, _ link: UInt, _ selector: String,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if link != ForwardeeLink.shared {
-      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
+      guard let path = enterChain(path, link: link, method: selector) else { return try fallback() }
       defer { path.pop() }
       return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee) }
     }
@@ -241,7 +252,7 @@ extension DelegateProxy {
       guard let forwardee else { return try fallback() }
       return try call(forwardee)
     }
-    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee)
@@ -587,8 +598,19 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee, a0)
     }
+    return try callLinkedForwardee1(path, link, selector(), a0, orElse: fallback, to: call)
+  }
+
+  /// ``callForwardee1(_:_:_:_:orElse:to:)`` when the forwardee is a proxy (`link` is not 0):
+  /// through the loop guard. Specialised but kept out of line: inlined, the chain's branches made
+  /// the hooked path too large for the optimiser, which then stopped inlining its other parts.
+  @_alwaysEmitIntoClient @inline(never)
+  internal final func callLinkedForwardee1<A0, Result, Failure: Error>(
+    _ path: ForwardingPath?, _ link: UInt, _ selector: String, _ a0: A0,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if link != ForwardeeLink.shared {
-      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
+      guard let path = enterChain(path, link: link, method: selector) else { return try fallback() }
       defer { path.pop() }
       return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0) }
     }
@@ -597,7 +619,7 @@ extension DelegateProxy {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0)
     }
-    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0)
@@ -947,8 +969,19 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee, a0, a1)
     }
+    return try callLinkedForwardee2(path, link, selector(), a0, a1, orElse: fallback, to: call)
+  }
+
+  /// ``callForwardee2(_:_:_:_:orElse:to:)`` when the forwardee is a proxy (`link` is not 0):
+  /// through the loop guard. Specialised but kept out of line: inlined, the chain's branches made
+  /// the hooked path too large for the optimiser, which then stopped inlining its other parts.
+  @_alwaysEmitIntoClient @inline(never)
+  internal final func callLinkedForwardee2<A0, A1, Result, Failure: Error>(
+    _ path: ForwardingPath?, _ link: UInt, _ selector: String, _ a0: A0, _ a1: A1,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if link != ForwardeeLink.shared {
-      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
+      guard let path = enterChain(path, link: link, method: selector) else { return try fallback() }
       defer { path.pop() }
       return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1) }
     }
@@ -957,7 +990,7 @@ extension DelegateProxy {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1)
     }
-    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0, a1)
@@ -1316,8 +1349,19 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2)
     }
+    return try callLinkedForwardee3(path, link, selector(), a0, a1, a2, orElse: fallback, to: call)
+  }
+
+  /// ``callForwardee3(_:_:_:_:orElse:to:)`` when the forwardee is a proxy (`link` is not 0):
+  /// through the loop guard. Specialised but kept out of line: inlined, the chain's branches made
+  /// the hooked path too large for the optimiser, which then stopped inlining its other parts.
+  @_alwaysEmitIntoClient @inline(never)
+  internal final func callLinkedForwardee3<A0, A1, A2, Result, Failure: Error>(
+    _ path: ForwardingPath?, _ link: UInt, _ selector: String, _ a0: A0, _ a1: A1, _ a2: A2,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if link != ForwardeeLink.shared {
-      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
+      guard let path = enterChain(path, link: link, method: selector) else { return try fallback() }
       defer { path.pop() }
       return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2) }
     }
@@ -1326,7 +1370,7 @@ extension DelegateProxy {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2)
     }
-    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0, a1, a2)
@@ -1690,8 +1734,19 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3)
     }
+    return try callLinkedForwardee4(path, link, selector(), a0, a1, a2, a3, orElse: fallback, to: call)
+  }
+
+  /// ``callForwardee4(_:_:_:_:orElse:to:)`` when the forwardee is a proxy (`link` is not 0):
+  /// through the loop guard. Specialised but kept out of line: inlined, the chain's branches made
+  /// the hooked path too large for the optimiser, which then stopped inlining its other parts.
+  @_alwaysEmitIntoClient @inline(never)
+  internal final func callLinkedForwardee4<A0, A1, A2, A3, Result, Failure: Error>(
+    _ path: ForwardingPath?, _ link: UInt, _ selector: String, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if link != ForwardeeLink.shared {
-      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
+      guard let path = enterChain(path, link: link, method: selector) else { return try fallback() }
       defer { path.pop() }
       return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3) }
     }
@@ -1700,7 +1755,7 @@ extension DelegateProxy {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3)
     }
-    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0, a1, a2, a3)
@@ -2076,8 +2131,19 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3, a4)
     }
+    return try callLinkedForwardee5(path, link, selector(), a0, a1, a2, a3, a4, orElse: fallback, to: call)
+  }
+
+  /// ``callForwardee5(_:_:_:_:orElse:to:)`` when the forwardee is a proxy (`link` is not 0):
+  /// through the loop guard. Specialised but kept out of line: inlined, the chain's branches made
+  /// the hooked path too large for the optimiser, which then stopped inlining its other parts.
+  @_alwaysEmitIntoClient @inline(never)
+  internal final func callLinkedForwardee5<A0, A1, A2, A3, A4, Result, Failure: Error>(
+    _ path: ForwardingPath?, _ link: UInt, _ selector: String, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3, A4) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if link != ForwardeeLink.shared {
-      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
+      guard let path = enterChain(path, link: link, method: selector) else { return try fallback() }
       defer { path.pop() }
       return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3, a4) }
     }
@@ -2086,7 +2152,7 @@ extension DelegateProxy {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3, a4)
     }
-    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0, a1, a2, a3, a4)
@@ -2476,8 +2542,20 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3, a4, a5)
     }
+    return try callLinkedForwardee6(path, link, selector(), a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
+  }
+
+  /// ``callForwardee6(_:_:_:_:orElse:to:)`` when the forwardee is a proxy (`link` is not 0):
+  /// through the loop guard. Specialised but kept out of line: inlined, the chain's branches made
+  /// the hooked path too large for the optimiser, which then stopped inlining its other parts.
+  @_alwaysEmitIntoClient @inline(never)
+  internal final func callLinkedForwardee6<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
+    _ path: ForwardingPath?, _ link: UInt, _ selector: String, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4,
+    _ a5: A5,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3, A4, A5) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if link != ForwardeeLink.shared {
-      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
+      guard let path = enterChain(path, link: link, method: selector) else { return try fallback() }
       defer { path.pop() }
       return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3, a4, a5) }
     }
@@ -2486,7 +2564,7 @@ extension DelegateProxy {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3, a4, a5)
     }
-    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0, a1, a2, a3, a4, a5)
