@@ -12,6 +12,10 @@ import ProxyBenchHarness
 /// - `direct` (baseline): the host awaits its weak delegate.
 /// - `proxy`: one `AsyncPingProxy` installed through the host's delegate slot, no hooks.
 /// - `proxy-after-hook`: the same proxy with one typed after hook adding to an atomic counter.
+/// - `hand-written-proxy` (reported, no target): the least any proxy can be — a class with one
+///   `async` method that awaits its weak delegate, no slot, no hooks, no library code. It shows
+///   what the extra `async` frame of a proxy's method costs by itself, so `proxy` can be read
+///   against that floor as well as against `direct`.
 @MainActor
 func asyncForwardingScenario() -> Scenario {
   Scenario(
@@ -25,6 +29,7 @@ func asyncForwardingScenario() -> Scenario {
       Variant(
         id: "proxy-after-hook", targets: [.ratioToBaselineAtMost(1.4)],
         body: asyncLoop(proxy: true, afterHook: true)),
+      Variant(id: "hand-written-proxy", body: asyncHandWrittenLoop()),
     ])
 }
 
@@ -73,12 +78,31 @@ extension AsyncPingProxy: AsyncPingDelegate, DelegateConvertible {
   }
 }
 
+/// The smallest proxy that keeps the delegate protocol: it adds one `async` frame and a weak
+/// load to the direct call, and nothing else.
+final class AsyncPingHandWrittenProxy: AsyncPingDelegate {
+  weak var delegate: (any AsyncPingDelegate)?
+  nonisolated(nonsending) func ping(_ value: Int) async -> Int {
+    await delegate?.ping(value) ?? 0
+  }
+}
+
 /// Everything one async variant measures, handed to the detached task that runs the loop.
 private final class AsyncPingRig: @unchecked Sendable {
   // @unchecked: used by one task at a time; the harness waits for each task before the next.
   let host = AsyncPingHost()
   let delegate = AsyncPingDelegateImpl()
   let counter = IsolatedCounter()
+
+  /// Holds the hand-written proxy strongly: the host's delegate reference is weak.
+  private var handWritten: AsyncPingHandWrittenProxy?
+
+  init(handWrittenProxy: Void) {
+    let proxy = AsyncPingHandWrittenProxy()
+    proxy.delegate = delegate
+    handWritten = proxy
+    host.delegate = proxy
+  }
 
   init(proxy: Bool, afterHook: Bool) {
     host.delegate = delegate
@@ -111,6 +135,17 @@ private func asyncLoop(proxy: Bool, afterHook: Bool) -> Variant.Body {
     return { iterations in
       rig.run(iterations)
       blackHole(rig.counter.value)
+    }
+  }
+}
+
+@MainActor
+private func asyncHandWrittenLoop() -> Variant.Body {
+  .timedLoop {
+    let rig = AsyncPingRig(handWrittenProxy: ())
+    return { iterations in
+      rig.run(iterations)
+      blackHole(rig.delegate.total)
     }
   }
 }
