@@ -195,12 +195,7 @@ private func makeProxyClass() -> RuntimeClass {
     }
   }
   let cls = allocated!
-  cls.setUnretainedForwardingTarget { proxy, selector in
-    proxy.withPayload(as: ProxyState.self) { state in
-      guard !state.captures(selector) else { return nil }
-      return state.forwardeeSlot.load(ordering: .acquiring)
-    } ?? nil
-  }
+  cls.setForwardsToProxyForwardee()
   cls.setForwardInvocation { proxy, invocation in
     guard let state = proxy.payload(as: ProxyState.self) else { return }
     let selector = invocation.selector

@@ -203,11 +203,10 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
     updateSpecials { $0.forwardingTarget = handler }
   }
 
-  func setUnretainedForwardingTarget(
-    _ handler: @escaping @Sendable (RuntimeObject, RuntimeSelector) -> Unmanaged<RuntimeObject>?
-  ) {
-    let box = UnretainedForwardingTarget(handler)
-    updateSpecials { $0.unretainedForwardingTarget = box }
+  /// Makes instances capture proxies: selectors the class does not implement go to the
+  /// forwardee of the instance's ``ProxyState`` payload unless the proxy captures them.
+  func setForwardsToProxyForwardee() {
+    updateSpecials { $0.forwardsToProxyForwardee = true }
   }
 
   /// Sets the class's slow forwarding hook (`forwardInvocation:`).
@@ -309,14 +308,28 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
 
   /// The forwarding steps after a complete cache missed: forwarding target,
   /// then forward-invocation, then the unrecognised-selector error.
+  ///
+  /// A capture proxy's forwarding target is found here and the message sent
+  /// on to it; everything else is in ``forwardSlow(_:_:_:)``, whose large
+  /// frame (it reifies invocations) the proxy's path then never sets up. Kept
+  /// out of line so that the cache-hit path of ``dispatch(_:_:)`` keeps its
+  /// small frame.
+  @inline(never)
   private func forward(_ receiver: RuntimeObject, _ message: inout Message, _ cache: MethodCache) throws {
-    if let fastTarget = cache.fastForwardingTarget {
-      let target = fastTarget._withUnsafeGuaranteedRef { $0.body(receiver, message.selector) }
-      if let target {
-        try target._withUnsafeGuaranteedRef { try $0.dispatch(&message) }
-        return
-      }
-    } else if let forwardingTarget = cache.specials.forwardingTarget,
+    if cache.forwardsToProxyForwardee, let target = ProxyState.fastForwardee(of: receiver, for: message.selector) {
+      try target._withUnsafeGuaranteedRef { try $0.dispatch(&message) }
+      return
+    }
+    try forwardSlow(receiver, &message, cache)
+  }
+
+  /// The forwarding steps no capture proxy took: the forwarding-target
+  /// handler (which a capture proxy's class does not consult: a selector its
+  /// proxy captures, or one whose forwardee is gone, goes to
+  /// forward-invocation), forward-invocation, the error.
+  @inline(never)
+  private func forwardSlow(_ receiver: RuntimeObject, _ message: inout Message, _ cache: MethodCache) throws {
+    if !cache.forwardsToProxyForwardee, let forwardingTarget = cache.specials.forwardingTarget,
       let target = forwardingTarget(receiver, message.selector), target !== receiver
     {
       try target.dispatch(&message)
@@ -340,11 +353,21 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
   /// Runs the implementation this class answers for `message` without
   /// forwarding; for a `Void` message with none, does nothing (capture
   /// without implementation).
+  ///
+  /// The cached look-up is inlined into the caller (a strategy's override);
+  /// the rest is out of line.
+  @inline(__always)
   func callImplementation(_ receiver: RuntimeObject, _ message: inout Message) throws {
     let handled = try cache.read { cache in
       cache.isComplete ? try cache.invoke(receiver, &message) : false
     }
     if handled { return }
+    try callImplementationSlow(receiver, &message)
+  }
+
+  /// ``callImplementation(_:_:)`` after the current cache could not answer.
+  @inline(never)
+  private func callImplementationSlow(_ receiver: RuntimeObject, _ message: inout Message) throws {
     if try completeCache().invoke(receiver, &message) { return }
     if message.returnType == Void.self { return }
     throw CaptureStrategiesError.unrecognizedSelector(selector: message.selector.name, className: name)

@@ -14,9 +14,9 @@ final class MethodCache: Sendable {
   /// reference counts; `implementations` keeps them alive.
   let unretained: ContiguousArray<Unmanaged<Implementation>?>
   let specials: SpecialMethods
-  /// `specials.unretainedForwardingTarget`, unretained (the send path reads
-  /// it without copying `specials`).
-  let fastForwardingTarget: Unmanaged<UnretainedForwardingTarget>?
+  /// `specials.forwardsToProxyForwardee`, read by the send path without
+  /// copying `specials`.
+  let forwardsToProxyForwardee: Bool
 
   static let incomplete = MethodCache()
 
@@ -27,7 +27,7 @@ final class MethodCache: Sendable {
     implementations = [nil]
     unretained = [nil]
     specials = SpecialMethods()
-    fastForwardingTarget = nil
+    forwardsToProxyForwardee = false
   }
 
   init(methods: [RuntimeSelector: Implementation], specials: SpecialMethods) {
@@ -48,7 +48,7 @@ final class MethodCache: Sendable {
     self.implementations = implementations
     self.unretained = ContiguousArray(implementations.map { $0.map { Unmanaged.passUnretained($0) } })
     self.specials = specials
-    self.fastForwardingTarget = specials.unretainedForwardingTarget.map { Unmanaged.passUnretained($0) }
+    self.forwardsToProxyForwardee = specials.forwardsToProxyForwardee
   }
 
   /// Calls the implementation of `message.selector`, if the table has one.
@@ -88,9 +88,11 @@ final class MethodCache: Sendable {
 /// through the superclass chain when a cache is built.
 struct SpecialMethods: Sendable {
   var forwardingTarget: RuntimeClass.ForwardingTargetHandler?
-  /// The module's own forwarding-target hook (the capture proxy), which
-  /// returns its target without retaining it.
-  var unretainedForwardingTarget: UnretainedForwardingTarget?
+  /// Whether instances are capture proxies whose forwarding target is their
+  /// ``ProxyState``'s forwardee (``ProxyState/fastForwardee(of:for:)``): the
+  /// send path calls that known code directly, with no closure and without
+  /// retaining the target.
+  var forwardsToProxyForwardee = false
   var forwardInvocation: RuntimeClass.ForwardInvocationHandler?
   var respondsToSelector: RuntimeClass.RespondsToSelectorHandler?
   var reportedClass: RuntimeClass.ReportedClassHandler?
@@ -99,20 +101,10 @@ struct SpecialMethods: Sendable {
   func overridden(by override: SpecialMethods) -> SpecialMethods {
     SpecialMethods(
       forwardingTarget: override.forwardingTarget ?? forwardingTarget,
-      unretainedForwardingTarget: override.unretainedForwardingTarget ?? unretainedForwardingTarget,
+      forwardsToProxyForwardee: override.forwardsToProxyForwardee || forwardsToProxyForwardee,
       forwardInvocation: override.forwardInvocation ?? forwardInvocation,
       respondsToSelector: override.respondsToSelector ?? respondsToSelector,
       reportedClass: override.reportedClass ?? reportedClass
     )
-  }
-}
-
-/// The capture proxy's forwarding-target hook, boxed so that the send path
-/// can call it through an unretained reference (the cache keeps it alive).
-final class UnretainedForwardingTarget: Sendable {
-  let body: @Sendable (RuntimeObject, RuntimeSelector) -> Unmanaged<RuntimeObject>?
-
-  init(_ body: @escaping @Sendable (RuntimeObject, RuntimeSelector) -> Unmanaged<RuntimeObject>?) {
-    self.body = body
   }
 }

@@ -41,6 +41,18 @@ final class ProxyState: Sendable {
     target?.setAssociatedObject(ForwardeeWatch(self, watching: target!), forKey: watchKey)
   }
 
+  /// Where a capture proxy sends `selector` on the fast path: its forwardee,
+  /// unretained, when the proxy does not capture the selector; `nil` when it
+  /// does, when the forwardee is gone, or when `proxy` has no proxy state
+  /// (forward-invocation then decides).
+  @inline(__always)
+  static func fastForwardee(of proxy: RuntimeObject, for selector: RuntimeSelector) -> Unmanaged<RuntimeObject>? {
+    proxy.withPayload(as: ProxyState.self) { state in
+      guard !state.captures(selector) else { return nil }
+      return state.forwardeeSlot.load(ordering: .acquiring)
+    } ?? nil
+  }
+
   @inline(__always)
   func captures(_ selector: RuntimeSelector) -> Bool {
     Unmanaged.passUnretained(strategy)._withUnsafeGuaranteedRef { strategy in
