@@ -72,8 +72,8 @@ package struct BenchOptions: Equatable, Sendable {
       short rounds alternating with its baseline (the order within a round drawn from --seed); its
       ratio is the median of the per-round ratios, with their interquartile range (IQR). A target
       is met or missed when the IQR lies wholly on one side of its limit, undecided when the IQR
-      straddles it. Custom measurements (memory, rates, async) are compared unpaired: the ratio of
-      two medians. For a cost (ns/op, bytes/instance) lower is better; for a rate (events/s) higher
+      straddles it. Rate batches (events/s) pair the same way, the ratio being of rates. Custom
+      measurements (memory, async) are compared unpaired: the ratio of two medians. For a cost (ns/op, bytes/instance) lower is better; for a rate (events/s) higher
       is better. Targets are ratios or allocation counts, never absolute times. A target may name
       another variant ('≤1.05× proxy'). Variant names encode their parameters:
         <strategy>-i<I>-c<C>   install on I instances spread over C classes (install)

@@ -53,6 +53,8 @@ package struct BenchRunner {
       return measureLoop(setup())
     case .preparedBatch(let operations, let prepare):
       return measureBatch(operations: operations, prepare: prepare)
+    case .preparedRateBatch(let unit, let operations, let prepare):
+      return measureBatch(operations: operations, prepare: prepare, rate: unit)
     case .custom(let unit, let measure):
       let result = measure(MeasurementContext(configuration: configuration, environment: environment))
       precondition(!result.values.isEmpty, "variant '\(variant.id)' returned no samples")
@@ -112,7 +114,11 @@ package struct BenchRunner {
       operationsPerSample: iterations)
   }
 
-  private func measureBatch(operations: Int, prepare: @MainActor () -> @MainActor () -> Void) -> Measurement {
+  /// Measures a prepared batch: nanoseconds per operation, or with `rate`, operations per second
+  /// in that unit.
+  private func measureBatch(
+    operations: Int, prepare: @MainActor () -> @MainActor () -> Void, rate: ResultUnit? = nil
+  ) -> Measurement {
     precondition(operations >= 1, "a prepared batch needs at least one operation")
     let context = MeasurementContext(configuration: configuration, environment: environment)
     // One untimed round warms caches and code paths.
@@ -122,13 +128,22 @@ package struct BenchRunner {
     for _ in 0..<configuration.batchSampleCount {
       let batch = prepare()
       let sample = context.time { batch() }
-      samples.append(Double(sample.nanoseconds) / Double(operations))
+      samples.append(
+        rate == nil
+          ? Double(sample.nanoseconds) / Double(operations)
+          : Self.rate(operations: operations, nanoseconds: sample.nanoseconds))
       allocations = allocations.flatMap { total in sample.allocations.map { total &+ $0 } }
     }
     return Measurement(
-      unit: .nanosecondsPerOperation, samples: samples,
+      unit: rate ?? .nanosecondsPerOperation, samples: samples,
       allocationsPerOperation: allocations.map { Double($0) / Double(operations * configuration.batchSampleCount) },
       operationsPerSample: operations)
+  }
+
+  /// Operations per second of `operations` done in `nanoseconds` (a batch too fast for the clock
+  /// counts as one nanosecond long).
+  static func rate(operations: Int, nanoseconds: UInt64) -> Double {
+    Double(operations) / (Double(max(nanoseconds, 1)) / 1e9)
   }
 
   func time(_ body: () -> Void) -> UInt64 {

@@ -2,8 +2,8 @@ import DelegateProxyKitSupport
 
 /// Runs the selected scenarios one variant at a time, reporting progress.
 ///
-/// A group's baseline, and every variant the harness cannot interleave (custom measurements), is
-/// measured on its own. Every other variant is measured in rounds alternating with its group's
+/// A group's baseline, and every variant the harness cannot interleave with it (custom
+/// measurements, or a rate against a time), is measured on its own. Every other variant is measured in rounds alternating with its group's
 /// baseline (``BenchRunner/measurePair(_:against:seed:)``): its own figures are its side of those
 /// rounds and its ratio the rounds' median. A target naming another variant gets rounds of its own
 /// against that variant.
@@ -96,9 +96,9 @@ package struct BenchSession {
     }
   }
 
-  /// The variant `id` of `scenario` when both it and `variant` can be interleaved.
+  /// The variant `id` of `scenario` when it and `variant` can be interleaved with each other.
   private func pairable(_ id: String, for variant: Variant, in scenario: Scenario) -> Variant? {
-    guard runner.canPair(variant), let other = scenario.variants.first(where: { $0.id == id }), runner.canPair(other)
+    guard let other = scenario.variants.first(where: { $0.id == id }), runner.canPair(variant, with: other)
     else { return nil }
     return other
   }

@@ -24,14 +24,32 @@ extension BenchRunner {
   }
 
   /// Whether the harness can interleave `variant` with another: timed loops and prepared batches
-  /// can; custom measurements take all their samples at once and cannot.
+  /// (of time or of a rate) can; custom measurements take all their samples at once and cannot.
   ///
   /// - Parameter variant: A variant.
   /// - Returns: `true` for a timed loop or a prepared batch.
   package func canPair(_ variant: Variant) -> Bool {
-    switch variant.body {
-    case .timedLoop, .preparedBatch: true
-    case .custom, .unavailable: false
+    pairingUnit(variant.body) != nil
+  }
+
+  /// Whether the harness can interleave `variant` with `other`: both can be paired and report in
+  /// the same unit (a time with a time, a rate with a rate of the same unit).
+  ///
+  /// - Parameters:
+  ///   - variant: A variant.
+  ///   - other: Another variant.
+  /// - Returns: `true` when ``measurePair(_:against:seed:)`` can measure them.
+  package func canPair(_ variant: Variant, with other: Variant) -> Bool {
+    guard let unit = pairingUnit(variant.body) else { return false }
+    return pairingUnit(other.body) == unit
+  }
+
+  /// The unit a pairable body's side of a round is reported in, or `nil` when it cannot be paired.
+  private func pairingUnit(_ body: Variant.Body) -> ResultUnit? {
+    switch body {
+    case .timedLoop, .preparedBatch: .nanosecondsPerOperation
+    case .preparedRateBatch(let unit, _, _): unit
+    case .custom, .unavailable: nil
     }
   }
 
@@ -41,9 +59,11 @@ extension BenchRunner {
   ///   - variant: The variant judged.
   ///   - reference: The variant it is compared with.
   ///   - seed: Seeds the order of each round's two sides.
-  /// - Returns: Both sides' samples and the round ratios, or `nil` when either cannot be paired
-  ///   (``canPair(_:)``).
+  /// - Returns: Both sides' samples and the round ratios, or `nil` when the two cannot be paired
+  ///   (``canPair(_:with:)``). For rates, samples are rates and each round's ratio is the
+  ///   variant's rate over the reference's.
   package func measurePair(_ variant: Variant, against reference: Variant, seed: UInt64) -> PairedMeasurement? {
+    guard canPair(variant, with: reference) else { return nil }
     // The reference is set up first, as it would be when measured on its own before the variant.
     guard let referenceSide = sampler(for: reference.body), let variantSide = sampler(for: variant.body) else {
       return nil
@@ -65,17 +85,25 @@ extension BenchRunner {
       let (mine, theirs) = variantFirst ? (first, second) : (second, first)
       let perOperation = Double(mine.nanoseconds) / Double(variantSide.operations)
       let referencePerOperation = Double(theirs.nanoseconds) / Double(referenceSide.operations)
-      variantSamples.append(perOperation)
-      referenceSamples.append(referencePerOperation)
+      let isRate = variantSide.rate != nil
+      if isRate {
+        variantSamples.append(Self.rate(operations: variantSide.operations, nanoseconds: mine.nanoseconds))
+        referenceSamples.append(Self.rate(operations: referenceSide.operations, nanoseconds: theirs.nanoseconds))
+      } else {
+        variantSamples.append(perOperation)
+        referenceSamples.append(referencePerOperation)
+      }
       order.append(variantFirst)
-      let ratio = perOperation / referencePerOperation
+      // A rate's ratio is the variant's rate over the reference's: the reference's time per
+      // operation over the variant's.
+      let ratio = isRate ? referencePerOperation / perOperation : perOperation / referencePerOperation
       if referencePerOperation > 0, ratio.isFinite { ratios.append(ratio) }
       variantAllocations = variantAllocations.flatMap { total in mine.allocations.map { total &+ $0 } }
       referenceAllocations = referenceAllocations.flatMap { total in theirs.allocations.map { total &+ $0 } }
     }
     func measurement(_ side: Sampler, _ samples: [Double], _ allocations: UInt64?) -> Measurement {
       Measurement(
-        unit: .nanosecondsPerOperation, samples: samples,
+        unit: side.rate ?? .nanosecondsPerOperation, samples: samples,
         allocationsPerOperation: allocations.map { Double($0) / Double(side.operations * rounds) },
         operationsPerSample: side.operations)
     }
@@ -89,6 +117,8 @@ extension BenchRunner {
   private struct Sampler {
     var operations: Int
     var isBatch: Bool
+    /// The unit of a rate batch's samples; `nil` for times.
+    var rate: ResultUnit? = nil
     var warmUp: () -> Void
     var sample: () -> (nanoseconds: UInt64, allocations: UInt64?)
   }
@@ -107,16 +137,27 @@ extension BenchRunner {
         },
         sample: { context.time { loop(iterations) } })
     case .preparedBatch(let operations, let prepare):
-      precondition(operations >= 1, "a prepared batch needs at least one operation")
-      return Sampler(
-        operations: operations, isBatch: true, warmUp: { prepare()() },
-        sample: {
-          let batch = prepare()
-          return context.time { batch() }
-        })
+      return batchSampler(operations: operations, prepare: prepare, rate: nil, context: context)
+    case .preparedRateBatch(let unit, let operations, let prepare):
+      return batchSampler(operations: operations, prepare: prepare, rate: unit, context: context)
     case .custom, .unavailable:
       return nil
     }
+  }
+}
+
+extension BenchRunner {
+  private func batchSampler(
+    operations: Int, prepare: @escaping @MainActor () -> @MainActor () -> Void, rate: ResultUnit?,
+    context: MeasurementContext
+  ) -> Sampler {
+    precondition(operations >= 1, "a prepared batch needs at least one operation")
+    return Sampler(
+      operations: operations, isBatch: true, rate: rate, warmUp: { prepare()() },
+      sample: {
+        let batch = prepare()
+        return context.time { batch() }
+      })
   }
 }
 

@@ -140,6 +140,11 @@ package struct Variant {
     /// same state (installing, tearing down). Before every sample `prepare`
     /// runs untimed and returns the batch; only the batch is timed.
     case preparedBatch(operations: Int, prepare: @MainActor () -> @MainActor () -> Void)
+    /// A prepared batch whose figure is a rate: `operations` over the batch's time, in `unit`
+    /// (a unit whose higher values are better, such as events per second). Prepared and timed
+    /// like ``preparedBatch(operations:prepare:)``, and so paired in rounds with its group
+    /// baseline when that is a rate batch of the same unit.
+    case preparedRateBatch(unit: ResultUnit, operations: Int, prepare: @MainActor () -> @MainActor () -> Void)
     /// A measurement the variant performs itself (memory, throughput),
     /// returning one value per sample in `unit`.
     case custom(unit: ResultUnit, measure: @MainActor (MeasurementContext) -> CustomMeasurement)

@@ -71,6 +71,21 @@ import Testing
     #expect(preparations == Fixtures.tiny.batchSampleCount + 1)
   }
 
+  @Test func preparedRateBatchReportsOperationsPerSecondOfTheBatchAlone() throws {
+    let clock = FakeClock()
+    let runner = BenchRunner(configuration: Fixtures.tiny, environment: clock.environment)
+    let variant = Variant(
+      id: "rate",
+      body: .preparedRateBatch(unit: .eventsPerSecond, operations: 1_000) {
+        clock.nanoseconds += 7_000_000  // untimed setup
+        return { clock.nanoseconds += 4_000_000 }
+      })
+    let measurement = try #require(runner.measure(variant))
+    #expect(measurement.unit == .eventsPerSecond)
+    #expect(measurement.samples == Array(repeating: 250_000, count: Fixtures.tiny.batchSampleCount))
+    #expect(measurement.operationsPerSample == 1_000)
+  }
+
   @Test func customMeasurementKeepsItsUnitAndValues() throws {
     let runner = BenchRunner(configuration: Fixtures.tiny, environment: FakeClock().environment)
     let variant = Variant(

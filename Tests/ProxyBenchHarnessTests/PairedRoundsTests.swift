@@ -88,6 +88,48 @@ private func loop(_ clock: FakeClock, cost: UInt64) -> Variant.Body {
     #expect(paired.roundRatios == Array(repeating: 2, count: Fixtures.tiny.batchRoundCount))
   }
 
+  @Test func rateBatchesPairAndEachRoundGivesTheRatioOfTheRates() throws {
+    // The machine slows 4-fold from the second round on; each round's ratio stays exact. Both sides
+    // are prepared once to warm up, then once per round, so `preparations` says which round runs.
+    let clock = FakeClock()
+    var preparations = 0
+    func slowdown() -> UInt64 { (preparations + 1) / 2 >= 3 ? 4 : 1 }
+    func rate(_ nanosecondsPerEvent: UInt64) -> Variant.Body {
+      .preparedRateBatch(unit: .eventsPerSecond, operations: 100) {
+        preparations += 1
+        return { clock.nanoseconds += 100 * nanosecondsPerEvent * slowdown() }
+      }
+    }
+    let runner = BenchRunner(configuration: Fixtures.tiny, environment: clock.environment)
+    let paired = try #require(
+      runner.measurePair(
+        Variant(id: "file", body: rate(40)), against: Variant(id: "memory", body: rate(10)),
+        seed: 5))
+    // The file sink does a quarter of the in-memory rate: the ratio is of rates, not of times.
+    #expect(paired.roundRatios == Array(repeating: 0.25, count: Fixtures.tiny.batchRoundCount))
+    #expect(paired.variant.unit == .eventsPerSecond && paired.reference.unit == .eventsPerSecond)
+    #expect(paired.variant.samples.first == 25_000_000)
+    #expect(paired.reference.samples.first == 100_000_000)
+    #expect(paired.reference.samples.contains(25_000_000))
+  }
+
+  @Test func aRateDoesNotPairWithATimeOrAnotherUnit() {
+    let clock = FakeClock()
+    let runner = BenchRunner(configuration: Fixtures.tiny, environment: clock.environment)
+    let rate = Variant(
+      id: "rate", body: .preparedRateBatch(unit: .eventsPerSecond, operations: 1) { { clock.nanoseconds += 1 } })
+    let bytes = Variant(
+      id: "bytes",
+      body: .preparedRateBatch(unit: ResultUnit(symbol: "bytes/s", higherIsBetter: true), operations: 1) {
+        { clock.nanoseconds += 1 }
+      })
+    let time = Variant(id: "loop", body: loop(clock, cost: 1))
+    #expect(runner.canPair(rate) && runner.canPair(rate, with: rate))
+    #expect(!runner.canPair(rate, with: time) && !runner.canPair(time, with: rate))
+    #expect(!runner.canPair(rate, with: bytes))
+    #expect(runner.measurePair(rate, against: time, seed: 1) == nil)
+  }
+
   @Test func customMeasurementsCannotBePaired() {
     let runner = BenchRunner(configuration: Fixtures.tiny, environment: FakeClock().environment)
     let custom = Variant(
