@@ -117,26 +117,23 @@ func autoTrackMemoryBody() -> Variant.Body {
   }
 }
 
+/// Taps per `events-memory` sample.
+let eventsMemoryTaps = 10_000
+
 /// `events-memory`: captured list taps per second into the in-memory sink, at view depth 20, until the
-/// tracker's delivery stage has put every event in the sink.
+/// tracker's delivery stage has put every event in the sink. A rate batch, so that it pairs with
+/// `events-jsonl` in alternating rounds; the tracked application is built once, at the first
+/// preparation, and every batch taps it again.
 @MainActor
 func eventsMemoryBody() -> Variant.Body {
-  .custom(unit: .eventsPerSecond) { context in
-    let fixture = AutoTrackBenchFixture(depth: 20)
+  var built: AutoTrackBenchFixture?
+  return .preparedRateBatch(unit: .eventsPerSecond, operations: eventsMemoryTaps) {
+    let fixture = built ?? AutoTrackBenchFixture(depth: 20)
+    built = fixture
     let indexPath = IndexPath(row: 0, section: 0)
-    let taps = 10_000
-    var values: [Double] = []
-    var allocations: UInt64? = 0
-    for _ in 0..<context.configuration.sampleCount {
-      let sample = context.time {
-        for _ in 0..<taps { fixture.tap(at: indexPath) }
-        fixture.tracker.deliverBlocking()
-      }
-      values.append(Double(taps) / (Double(max(sample.nanoseconds, 1)) / 1e9))
-      allocations = allocations.flatMap { total in sample.allocations.map { total + $0 } }
+    return {
+      for _ in 0..<eventsMemoryTaps { fixture.tap(at: indexPath) }
+      fixture.tracker.deliverBlocking()
     }
-    blackHole(fixture)
-    let operations = Double(taps * context.configuration.sampleCount)
-    return CustomMeasurement(values: values, allocationsPerOperation: allocations.map { Double($0) / operations })
   }
 }

@@ -19,11 +19,12 @@ let autoTrackDepths = [5, 20, 50]
 ///   baseline depth 5.
 /// - `element-content-5`, `element-content-20`, `element-content-50`: the same for element content;
 ///   group `autotrack-element-content`, baseline depth 5.
-/// - `events-memory`, `events-jsonl`: `.custom(unit: .eventsPerSecond)` measurements, one value per
-///   sample: events per second captured into the in-memory sink, and into the JSON Lines file sink
-///   (a temporary file); group `autotrack-events`, baseline `events-memory`. Target: the JSON Lines
-///   store keeps at least half the in-memory rate (≥ 0.5×; higher is better). `events-memory` waits for
-///   the tracker's delivery stage, so it counts events in the sink, not taps recorded.
+/// - `events-memory`, `events-jsonl`: rate batches (`.preparedRateBatch(unit: .eventsPerSecond)`), one
+///   value per sample: events per second captured into the in-memory sink, and into the JSON Lines file
+///   sink (a temporary file); group `autotrack-events`, baseline `events-memory`, measured in
+///   alternating paired rounds like the timed rows. Target: the JSON Lines store keeps at least half
+///   the in-memory rate (≥ 0.5×; higher is better). `events-memory` waits for the tracker's delivery
+///   stage, so it counts events in the sink, not taps recorded.
 /// - `taps-to-events-memory`, `taps-to-events-jsonl`: events per second from row taps on the caller's
 ///   thread to events in the in-memory sink, and written and synced in the JSON Lines file: the whole
 ///   pipeline, whose building runs off the caller's thread; group `autotrack-pipeline`, baseline
@@ -53,7 +54,7 @@ func autoTrackScenario() -> Scenario {
   variants.append(
     Variant(
       id: "events-jsonl", group: "autotrack-events", targets: [.ratioToBaselineAtLeast(0.5)],
-      body: .custom(unit: .eventsPerSecond, measure: measureEventsIntoJSONLines)))
+      body: eventsJSONLinesBody()))
   return Scenario(
     id: "autotrack",
     summary: "a row tap without and with AutoTrack; element path and content by depth; events per second",
@@ -89,37 +90,75 @@ private func benchEvents(_ count: Int) -> [TrackedEvent] {
   }
 }
 
-/// `events-jsonl`: events per second into a `JSONLinesStore` in a temporary directory, with
-/// batched writes (one `write(2)` per 512 events) and one final `flush()` (write + fsync) per sample.
+/// Pre-built events per `events-jsonl` sample.
+let eventsJSONLinesBatch = 50_000
+
+/// `events-jsonl`: events per second into a `JSONLinesStore`, with batched writes (one `write(2)` per
+/// 512 events) and one final `flush()` (write + fsync) per sample, timed together.
+///
+/// Each preparation (untimed) closes the previous sample's store, deletes its files, and opens a
+/// fresh store in an empty directory, so every sample writes and syncs the same amount into a new
+/// file. The events are built once, at the first preparation. A store that cannot be opened or a
+/// send or flush that fails stops the run: such a sample has no figure.
 @MainActor
-private func measureEventsIntoJSONLines(_ context: MeasurementContext) -> CustomMeasurement {
-  let events = benchEvents(50_000)
-  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("proxy-bench-\(UUID().uuidString)")
-  defer { try? FileManager.default.removeItem(at: directory) }
-  var values: [Double] = []
-  var allocations: UInt64? = 0
-  var measuredEvents = 0
-  for sample in 0..<context.configuration.sampleCount {
-    let configuration = JSONLinesStore.Configuration(
-      directory: directory.appendingPathComponent("sample-\(sample)"), flushEveryEvents: 512)
-    guard let store = try? JSONLinesStore(configuration: configuration) else { continue }
-    var flushed = true
-    let (nanoseconds, sampleAllocations) = context.time {
-      // A refused send (full buffer, closed store) makes the sample unusable, like a failed flush.
+func eventsJSONLinesBody() -> Variant.Body {
+  let run = JSONLinesBenchRun()
+  return .preparedRateBatch(unit: .eventsPerSecond, operations: eventsJSONLinesBatch) {
+    let store = run.freshStore()
+    let events = run.events
+    return {
       do {
         for event in events { try store.send(event) }
         try store.flush()
       } catch {
-        flushed = false
+        preconditionFailure("events-jsonl bench: \(error)")
       }
     }
-    try? store.close()
-    if flushed {
-      values.append(Double(events.count) / (Double(nanoseconds) / 1e9))
-      allocations = allocations.flatMap { total in sampleAllocations.map { total + $0 } }
-      measuredEvents += events.count
+  }
+}
+
+/// The stores and events of one `events-jsonl` variant.
+@MainActor
+private final class JSONLinesBenchRun {
+  private var store: JSONLinesStore?
+  private var sample = 0
+  private var builtEvents: [TrackedEvent]?
+
+  init() {
+    atexit(removeEventsJSONLinesDirectory)
+  }
+
+  /// The pre-built events, the same for every sample.
+  var events: [TrackedEvent] {
+    if let builtEvents { return builtEvents }
+    let made = benchEvents(eventsJSONLinesBatch)
+    builtEvents = made
+    return made
+  }
+
+  /// Closes and deletes the previous sample's store and opens a new one in an empty directory.
+  func freshStore() -> JSONLinesStore {
+    if let store {
+      try? store.close()
+      try? FileManager.default.removeItem(at: store.configuration.directory)
+    }
+    sample += 1
+    let configuration = JSONLinesStore.Configuration(
+      directory: eventsJSONLinesDirectory.appendingPathComponent("sample-\(sample)"), flushEveryEvents: 512)
+    do {
+      let opened = try JSONLinesStore(configuration: configuration)
+      store = opened
+      return opened
+    } catch {
+      preconditionFailure("events-jsonl bench: \(error)")
     }
   }
-  let perEvent = measuredEvents == 0 ? nil : allocations.map { Double($0) / Double(measuredEvents) }
-  return CustomMeasurement(values: values.isEmpty ? [0] : values, allocationsPerOperation: perEvent)
+}
+
+/// Where `events-jsonl` keeps its stores: one directory per process, removed when it exits.
+private let eventsJSONLinesDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+  "proxy-bench-\(UUID().uuidString)")
+
+private func removeEventsJSONLinesDirectory() {
+  try? FileManager.default.removeItem(at: eventsJSONLinesDirectory)
 }
