@@ -21,6 +21,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return }
@@ -31,15 +34,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return withLinkedProxy { (forwardee) in call(forwardee) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return }
-        return call(forwardee)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
-      defer { path.pop() }
-      guard let forwardee else { return }
-      return call(forwardee)
+      return callLinkedForwardee0(nil, link, method().selector, orElse: {}, to: call)
     }
     let method = method()
     return forwardHooked0(method, { method.reifier }, orElse: {}, to: call)
@@ -63,6 +58,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return fallback() }
@@ -73,15 +71,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return withLinkedProxy { (forwardee) in call(forwardee) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return fallback() }
-        return call(forwardee)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return fallback() }
-      defer { path.pop() }
-      guard let forwardee else { return fallback() }
-      return call(forwardee)
+      return callLinkedForwardee0(nil, link, method().selector, orElse: fallback, to: call)
     }
     let method = method()
     return forwardHooked0(method, { method.reifier }, orElse: fallback, to: call)
@@ -103,6 +93,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return }
@@ -113,15 +106,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return }
-        return try call(forwardee)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
-      defer { path.pop() }
-      guard let forwardee else { return }
-      return try call(forwardee)
+      return try callLinkedForwardee0(nil, link, method().selector, orElse: { () throws(Failure) in }, to: call)
     }
     let method = method()
     return try forwardHooked0(method, { method.reifier }, orElse: { () throws(Failure) in }, to: call)
@@ -146,6 +131,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return try fallback() }
@@ -156,15 +144,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return try fallback() }
-        return try call(forwardee)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return try fallback() }
-      defer { path.pop() }
-      guard let forwardee else { return try fallback() }
-      return try call(forwardee)
+      return try callLinkedForwardee0(nil, link, method().selector, orElse: fallback, to: call)
     }
     let method = method()
     return try forwardHooked0(method, { method.reifier }, orElse: fallback, to: call)
@@ -175,6 +155,11 @@ extension DelegateProxy {
   /// reifies itself at that arity too (`runReifying0`); one with a string-keyed instead hook, or
   /// an instead hook installed from code generic over the pack, takes the parameter-pack path
   /// (``runHooked(_:_:_:_:_:orElse:to:)``).
+  ///
+  /// Inlined into the forward: only hooks that are all typed hooks stored at this arity that run
+  /// every time (``CallHooks/runsPlainly``, the common case) run here, with no check between
+  /// them. Any other mix is left to `runCheckedHooks0`, specialised but out of line, so its
+  /// checks do not weigh on the forward.
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked0<Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<Result>?,
@@ -191,9 +176,56 @@ extension DelegateProxy {
     }
     let hooks = beginReadingHooks(for: method)
     defer { endReadingHooks(hooks) }
-    if hooks.isEmpty {
-      return try callForwardee0(path, method.selector, orElse: fallback, to: call)
+    guard hooks.runsPlainly else {
+      if hooks.insteadCount > 0 && !hooks.needsPackPath && !hooks.needsInvocation {
+        // Inline, so that `original` holds this call's closures as they are: out of line, each
+        // would be wrapped in a context of its own, one more allocation per call.
+        #if DEBUG
+          self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
+        #endif
+        if let typeWide = hooks.typeWide { runBefore0(of: typeWide) }
+        if let instance = hooks.instance { runBefore0(of: instance) }
+        let outcome: Swift.Result<Result, Failure>
+        do throws(Failure) {
+          if hooks.insteadCount > 0 {
+            outcome = .success(try runInstead0(hooks, from: 0, method, path, orElse: fallback, to: call))
+          } else {
+            outcome = .success(try callForwardee0(path, method.selector, orElse: fallback, to: call))
+          }
+        } catch {
+          outcome = .failure(error)
+        }
+        if let typeWide = hooks.typeWide { runAfter0(of: typeWide, outcome) }
+        if let instance = hooks.instance { runAfter0(of: instance, outcome) }
+        return try outcome.get()
+      }
+      return try runCheckedHooks0(hooks, path, method, reifier, orElse: fallback, to: call)
     }
+    #if DEBUG
+      if !hooks.isEmpty { self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed) }
+    #endif
+    if let typeWide = hooks.typeWide { runBeforeBoxes0(typeWide._withUnsafeGuaranteedRef { $0.beforeArityBoxes }) }
+    if let instance = hooks.instance { runBeforeBoxes0(instance._withUnsafeGuaranteedRef { $0.beforeArityBoxes }) }
+    let outcome: Swift.Result<Result, Failure>
+    do throws(Failure) {
+      outcome = .success(try callForwardee0(path, method.selector, orElse: fallback, to: call))
+    } catch {
+      outcome = .failure(error)
+    }
+    if let typeWide = hooks.typeWide { runAfterBoxes0(of: typeWide, outcome) }
+    if let instance = hooks.instance { runAfterBoxes0(of: instance, outcome) }
+    return try outcome.get()
+  }
+
+  /// `forwardHooked0` for hooks that do not all run plainly, other than typed instead hooks:
+  /// run-once hooks, hooks of mixed kinds, string-keyed hooks and streams. Kept out of line: these
+  /// checks are the rarer case, and inlined they made the common one too large.
+  @_alwaysEmitIntoClient @inline(never)
+  internal final func runCheckedHooks0<Result, Failure: Error>(
+    _ hooks: CallHooks, _ path: ForwardingPath?, _ method: ProxyMethod, _ reifier: () -> Reifier<Result>?,
+
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if hooks.needsPackPath {
       return try runHooked(hooks, path ?? ForwardingPath.current, method, reifier, orElse: fallback, to: call)
     }
@@ -235,15 +267,16 @@ extension DelegateProxy {
   }
 
   /// ``callForwardee0(_:_:_:_:orElse:to:)`` when the forwardee is a proxy (`link` is not 0):
-  /// through the loop guard. Specialised but kept out of line: inlined, the chain's branches made
-  /// the hooked path too large for the optimiser, which then stopped inlining its other parts.
+  /// through the loop guard. The one body of this branch for every call at this arity, hooked or
+  /// not. Specialised but kept out of line: inlined, the chain's branches made the forward and the
+  /// hooked path too large for the optimiser, which then stopped inlining their common parts.
   @_alwaysEmitIntoClient @inline(never)
   internal final func callLinkedForwardee0<Result, Failure: Error>(
-    _ path: ForwardingPath?, _ link: UInt, _ selector: String,
+    _ path: ForwardingPath?, _ link: UInt, _ selector: @autoclosure () -> String,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     if link != ForwardeeLink.shared {
-      guard let path = enterChain(path, link: link, method: selector) else { return try fallback() }
+      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
       defer { path.pop() }
       return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee) }
     }
@@ -252,7 +285,7 @@ extension DelegateProxy {
       guard let forwardee else { return try fallback() }
       return try call(forwardee)
     }
-    guard let path = enterChain(path, link: target, method: selector) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee)
@@ -265,10 +298,7 @@ extension DelegateProxy {
     // retains, of the entry or of the box.
     let boxes = hooks._withUnsafeGuaranteedRef { $0.beforeArityBoxes }
     if !boxes.isEmpty {
-      // Every hook a typed one that runs every time: nothing to check between the calls.
-      for box in boxes {
-        Unmanaged<ArgumentsHook0>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body() }
-      }
+      runBeforeBoxes0(boxes)
       return
     }
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
@@ -279,6 +309,17 @@ extension DelegateProxy {
         runBeforeHook0(entry)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs before hooks that are all typed hooks stored at this arity that run every time, from
+  /// their arity boxes: nothing to check between the calls.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runBeforeBoxes0(
+    _ boxes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer>
+  ) {
+    for box in boxes {
+      Unmanaged<ArgumentsHook0>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body() }
     }
   }
 
@@ -297,9 +338,29 @@ extension DelegateProxy {
   internal final func runAfter0<Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>
   ) {
+    if !hooks._withUnsafeGuaranteedRef({ $0.afterArityBoxes.isEmpty }) {
+      runAfterBoxes0(of: hooks, outcome)
+      return
+    }
+    let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
+    for index in entries.indices {
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        runAfterHook0(entry, outcome)
+        if entry.once { entry.retireIfOnce() }
+      }
+    }
+  }
+
+  /// Runs the after hooks of `hooks` from their arity boxes, when they are all typed hooks of one
+  /// kind stored at this arity that run every time (none when there are no boxes): nothing to
+  /// check between the calls.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runAfterBoxes0<Result, Failure: Error>(
+    of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>
+  ) {
     let boxes = hooks._withUnsafeGuaranteedRef { $0.afterArityBoxes }
     if !boxes.isEmpty {
-      // Every hook a typed one of one kind that runs every time: nothing to check between the calls.
       switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
       case .arguments:
         for box in boxes {
@@ -319,15 +380,6 @@ extension DelegateProxy {
       default:
         // Only typed before and after hooks have arity boxes.
         break
-      }
-      return
-    }
-    let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
-    for index in entries.indices {
-      entries[index]._withUnsafeGuaranteedRef { entry in
-        guard entry.claim() else { return }
-        runAfterHook0(entry, outcome)
-        if entry.once { entry.retireIfOnce() }
       }
     }
   }
@@ -384,6 +436,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return }
@@ -394,15 +449,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return withLinkedProxy { (forwardee) in call(forwardee, a0) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return }
-        return call(forwardee, a0)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
-      defer { path.pop() }
-      guard let forwardee else { return }
-      return call(forwardee, a0)
+      return callLinkedForwardee1(nil, link, method().selector, a0, orElse: {}, to: call)
     }
     let method = method()
     return forwardHooked1(method, { method.reifier }, a0, orElse: {}, to: call)
@@ -427,6 +474,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return fallback() }
@@ -437,15 +487,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return withLinkedProxy { (forwardee) in call(forwardee, a0) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return fallback() }
-        return call(forwardee, a0)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return fallback() }
-      defer { path.pop() }
-      guard let forwardee else { return fallback() }
-      return call(forwardee, a0)
+      return callLinkedForwardee1(nil, link, method().selector, a0, orElse: fallback, to: call)
     }
     let method = method()
     return forwardHooked1(method, { method.reifier }, a0, orElse: fallback, to: call)
@@ -469,6 +511,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return }
@@ -479,15 +524,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return }
-        return try call(forwardee, a0)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
-      defer { path.pop() }
-      guard let forwardee else { return }
-      return try call(forwardee, a0)
+      return try callLinkedForwardee1(nil, link, method().selector, a0, orElse: { () throws(Failure) in }, to: call)
     }
     let method = method()
     return try forwardHooked1(method, { method.reifier }, a0, orElse: { () throws(Failure) in }, to: call)
@@ -513,6 +550,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return try fallback() }
@@ -523,15 +563,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return try fallback() }
-        return try call(forwardee, a0)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return try fallback() }
-      defer { path.pop() }
-      guard let forwardee else { return try fallback() }
-      return try call(forwardee, a0)
+      return try callLinkedForwardee1(nil, link, method().selector, a0, orElse: fallback, to: call)
     }
     let method = method()
     return try forwardHooked1(method, { method.reifier }, a0, orElse: fallback, to: call)
@@ -542,6 +574,11 @@ extension DelegateProxy {
   /// reifies itself at that arity too (`runReifying1`); one with a string-keyed instead hook, or
   /// an instead hook installed from code generic over the pack, takes the parameter-pack path
   /// (``runHooked(_:_:_:_:_:orElse:to:)``).
+  ///
+  /// Inlined into the forward: only hooks that are all typed hooks stored at this arity that run
+  /// every time (``CallHooks/runsPlainly``, the common case) run here, with no check between
+  /// them. Any other mix is left to `runCheckedHooks1`, specialised but out of line, so its
+  /// checks do not weigh on the forward.
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked1<A0, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, Result>?, _ a0: A0,
@@ -558,9 +595,56 @@ extension DelegateProxy {
     }
     let hooks = beginReadingHooks(for: method)
     defer { endReadingHooks(hooks) }
-    if hooks.isEmpty {
-      return try callForwardee1(path, method.selector, a0, orElse: fallback, to: call)
+    guard hooks.runsPlainly else {
+      if hooks.insteadCount > 0 && !hooks.needsPackPath && !hooks.needsInvocation {
+        // Inline, so that `original` holds this call's closures as they are: out of line, each
+        // would be wrapped in a context of its own, one more allocation per call.
+        #if DEBUG
+          self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
+        #endif
+        if let typeWide = hooks.typeWide { runBefore1(of: typeWide, a0) }
+        if let instance = hooks.instance { runBefore1(of: instance, a0) }
+        let outcome: Swift.Result<Result, Failure>
+        do throws(Failure) {
+          if hooks.insteadCount > 0 {
+            outcome = .success(try runInstead1(hooks, from: 0, method, path, a0, orElse: fallback, to: call))
+          } else {
+            outcome = .success(try callForwardee1(path, method.selector, a0, orElse: fallback, to: call))
+          }
+        } catch {
+          outcome = .failure(error)
+        }
+        if let typeWide = hooks.typeWide { runAfter1(of: typeWide, outcome, a0) }
+        if let instance = hooks.instance { runAfter1(of: instance, outcome, a0) }
+        return try outcome.get()
+      }
+      return try runCheckedHooks1(hooks, path, method, reifier, a0, orElse: fallback, to: call)
     }
+    #if DEBUG
+      if !hooks.isEmpty { self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed) }
+    #endif
+    if let typeWide = hooks.typeWide { runBeforeBoxes1(typeWide._withUnsafeGuaranteedRef { $0.beforeArityBoxes }, a0) }
+    if let instance = hooks.instance { runBeforeBoxes1(instance._withUnsafeGuaranteedRef { $0.beforeArityBoxes }, a0) }
+    let outcome: Swift.Result<Result, Failure>
+    do throws(Failure) {
+      outcome = .success(try callForwardee1(path, method.selector, a0, orElse: fallback, to: call))
+    } catch {
+      outcome = .failure(error)
+    }
+    if let typeWide = hooks.typeWide { runAfterBoxes1(of: typeWide, outcome, a0) }
+    if let instance = hooks.instance { runAfterBoxes1(of: instance, outcome, a0) }
+    return try outcome.get()
+  }
+
+  /// `forwardHooked1` for hooks that do not all run plainly, other than typed instead hooks:
+  /// run-once hooks, hooks of mixed kinds, string-keyed hooks and streams. Kept out of line: these
+  /// checks are the rarer case, and inlined they made the common one too large.
+  @_alwaysEmitIntoClient @inline(never)
+  internal final func runCheckedHooks1<A0, Result, Failure: Error>(
+    _ hooks: CallHooks, _ path: ForwardingPath?, _ method: ProxyMethod, _ reifier: () -> Reifier<A0, Result>?,
+    _ a0: A0,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if hooks.needsPackPath {
       return try runHooked(hooks, path ?? ForwardingPath.current, method, reifier, a0, orElse: fallback, to: call)
     }
@@ -602,15 +686,16 @@ extension DelegateProxy {
   }
 
   /// ``callForwardee1(_:_:_:_:orElse:to:)`` when the forwardee is a proxy (`link` is not 0):
-  /// through the loop guard. Specialised but kept out of line: inlined, the chain's branches made
-  /// the hooked path too large for the optimiser, which then stopped inlining its other parts.
+  /// through the loop guard. The one body of this branch for every call at this arity, hooked or
+  /// not. Specialised but kept out of line: inlined, the chain's branches made the forward and the
+  /// hooked path too large for the optimiser, which then stopped inlining their common parts.
   @_alwaysEmitIntoClient @inline(never)
   internal final func callLinkedForwardee1<A0, Result, Failure: Error>(
-    _ path: ForwardingPath?, _ link: UInt, _ selector: String, _ a0: A0,
+    _ path: ForwardingPath?, _ link: UInt, _ selector: @autoclosure () -> String, _ a0: A0,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     if link != ForwardeeLink.shared {
-      guard let path = enterChain(path, link: link, method: selector) else { return try fallback() }
+      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
       defer { path.pop() }
       return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0) }
     }
@@ -619,7 +704,7 @@ extension DelegateProxy {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0)
     }
-    guard let path = enterChain(path, link: target, method: selector) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0)
@@ -632,10 +717,7 @@ extension DelegateProxy {
     // retains, of the entry or of the box.
     let boxes = hooks._withUnsafeGuaranteedRef { $0.beforeArityBoxes }
     if !boxes.isEmpty {
-      // Every hook a typed one that runs every time: nothing to check between the calls.
-      for box in boxes {
-        Unmanaged<ArgumentsHook1<A0>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0) }
-      }
+      runBeforeBoxes1(boxes, a0)
       return
     }
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
@@ -646,6 +728,17 @@ extension DelegateProxy {
         runBeforeHook1(entry, a0)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs before hooks that are all typed hooks stored at this arity that run every time, from
+  /// their arity boxes: nothing to check between the calls.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runBeforeBoxes1<A0>(
+    _ boxes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer>, _ a0: A0
+  ) {
+    for box in boxes {
+      Unmanaged<ArgumentsHook1<A0>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0) }
     }
   }
 
@@ -664,9 +757,29 @@ extension DelegateProxy {
   internal final func runAfter1<A0, Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0
   ) {
+    if !hooks._withUnsafeGuaranteedRef({ $0.afterArityBoxes.isEmpty }) {
+      runAfterBoxes1(of: hooks, outcome, a0)
+      return
+    }
+    let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
+    for index in entries.indices {
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        runAfterHook1(entry, outcome, a0)
+        if entry.once { entry.retireIfOnce() }
+      }
+    }
+  }
+
+  /// Runs the after hooks of `hooks` from their arity boxes, when they are all typed hooks of one
+  /// kind stored at this arity that run every time (none when there are no boxes): nothing to
+  /// check between the calls.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runAfterBoxes1<A0, Result, Failure: Error>(
+    of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0
+  ) {
     let boxes = hooks._withUnsafeGuaranteedRef { $0.afterArityBoxes }
     if !boxes.isEmpty {
-      // Every hook a typed one of one kind that runs every time: nothing to check between the calls.
       switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
       case .arguments:
         for box in boxes {
@@ -686,15 +799,6 @@ extension DelegateProxy {
       default:
         // Only typed before and after hooks have arity boxes.
         break
-      }
-      return
-    }
-    let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
-    for index in entries.indices {
-      entries[index]._withUnsafeGuaranteedRef { entry in
-        guard entry.claim() else { return }
-        runAfterHook1(entry, outcome, a0)
-        if entry.once { entry.retireIfOnce() }
       }
     }
   }
@@ -752,6 +856,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return }
@@ -762,15 +869,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return withLinkedProxy { (forwardee) in call(forwardee, a0, a1) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return }
-        return call(forwardee, a0, a1)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
-      defer { path.pop() }
-      guard let forwardee else { return }
-      return call(forwardee, a0, a1)
+      return callLinkedForwardee2(nil, link, method().selector, a0, a1, orElse: {}, to: call)
     }
     let method = method()
     return forwardHooked2(method, { method.reifier }, a0, a1, orElse: {}, to: call)
@@ -796,6 +895,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return fallback() }
@@ -806,15 +908,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return withLinkedProxy { (forwardee) in call(forwardee, a0, a1) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return fallback() }
-        return call(forwardee, a0, a1)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return fallback() }
-      defer { path.pop() }
-      guard let forwardee else { return fallback() }
-      return call(forwardee, a0, a1)
+      return callLinkedForwardee2(nil, link, method().selector, a0, a1, orElse: fallback, to: call)
     }
     let method = method()
     return forwardHooked2(method, { method.reifier }, a0, a1, orElse: fallback, to: call)
@@ -839,6 +933,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return }
@@ -849,15 +946,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return }
-        return try call(forwardee, a0, a1)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
-      defer { path.pop() }
-      guard let forwardee else { return }
-      return try call(forwardee, a0, a1)
+      return try callLinkedForwardee2(nil, link, method().selector, a0, a1, orElse: { () throws(Failure) in }, to: call)
     }
     let method = method()
     return try forwardHooked2(method, { method.reifier }, a0, a1, orElse: { () throws(Failure) in }, to: call)
@@ -884,6 +973,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return try fallback() }
@@ -894,15 +986,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return try fallback() }
-        return try call(forwardee, a0, a1)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return try fallback() }
-      defer { path.pop() }
-      guard let forwardee else { return try fallback() }
-      return try call(forwardee, a0, a1)
+      return try callLinkedForwardee2(nil, link, method().selector, a0, a1, orElse: fallback, to: call)
     }
     let method = method()
     return try forwardHooked2(method, { method.reifier }, a0, a1, orElse: fallback, to: call)
@@ -913,6 +997,11 @@ extension DelegateProxy {
   /// reifies itself at that arity too (`runReifying2`); one with a string-keyed instead hook, or
   /// an instead hook installed from code generic over the pack, takes the parameter-pack path
   /// (``runHooked(_:_:_:_:_:orElse:to:)``).
+  ///
+  /// Inlined into the forward: only hooks that are all typed hooks stored at this arity that run
+  /// every time (``CallHooks/runsPlainly``, the common case) run here, with no check between
+  /// them. Any other mix is left to `runCheckedHooks2`, specialised but out of line, so its
+  /// checks do not weigh on the forward.
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked2<A0, A1, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, Result>?, _ a0: A0, _ a1: A1,
@@ -929,9 +1018,60 @@ extension DelegateProxy {
     }
     let hooks = beginReadingHooks(for: method)
     defer { endReadingHooks(hooks) }
-    if hooks.isEmpty {
-      return try callForwardee2(path, method.selector, a0, a1, orElse: fallback, to: call)
+    guard hooks.runsPlainly else {
+      if hooks.insteadCount > 0 && !hooks.needsPackPath && !hooks.needsInvocation {
+        // Inline, so that `original` holds this call's closures as they are: out of line, each
+        // would be wrapped in a context of its own, one more allocation per call.
+        #if DEBUG
+          self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
+        #endif
+        if let typeWide = hooks.typeWide { runBefore2(of: typeWide, a0, a1) }
+        if let instance = hooks.instance { runBefore2(of: instance, a0, a1) }
+        let outcome: Swift.Result<Result, Failure>
+        do throws(Failure) {
+          if hooks.insteadCount > 0 {
+            outcome = .success(try runInstead2(hooks, from: 0, method, path, a0, a1, orElse: fallback, to: call))
+          } else {
+            outcome = .success(try callForwardee2(path, method.selector, a0, a1, orElse: fallback, to: call))
+          }
+        } catch {
+          outcome = .failure(error)
+        }
+        if let typeWide = hooks.typeWide { runAfter2(of: typeWide, outcome, a0, a1) }
+        if let instance = hooks.instance { runAfter2(of: instance, outcome, a0, a1) }
+        return try outcome.get()
+      }
+      return try runCheckedHooks2(hooks, path, method, reifier, a0, a1, orElse: fallback, to: call)
     }
+    #if DEBUG
+      if !hooks.isEmpty { self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed) }
+    #endif
+    if let typeWide = hooks.typeWide {
+      runBeforeBoxes2(typeWide._withUnsafeGuaranteedRef { $0.beforeArityBoxes }, a0, a1)
+    }
+    if let instance = hooks.instance {
+      runBeforeBoxes2(instance._withUnsafeGuaranteedRef { $0.beforeArityBoxes }, a0, a1)
+    }
+    let outcome: Swift.Result<Result, Failure>
+    do throws(Failure) {
+      outcome = .success(try callForwardee2(path, method.selector, a0, a1, orElse: fallback, to: call))
+    } catch {
+      outcome = .failure(error)
+    }
+    if let typeWide = hooks.typeWide { runAfterBoxes2(of: typeWide, outcome, a0, a1) }
+    if let instance = hooks.instance { runAfterBoxes2(of: instance, outcome, a0, a1) }
+    return try outcome.get()
+  }
+
+  /// `forwardHooked2` for hooks that do not all run plainly, other than typed instead hooks:
+  /// run-once hooks, hooks of mixed kinds, string-keyed hooks and streams. Kept out of line: these
+  /// checks are the rarer case, and inlined they made the common one too large.
+  @_alwaysEmitIntoClient @inline(never)
+  internal final func runCheckedHooks2<A0, A1, Result, Failure: Error>(
+    _ hooks: CallHooks, _ path: ForwardingPath?, _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, Result>?,
+    _ a0: A0, _ a1: A1,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if hooks.needsPackPath {
       return try runHooked(hooks, path ?? ForwardingPath.current, method, reifier, a0, a1, orElse: fallback, to: call)
     }
@@ -973,15 +1113,16 @@ extension DelegateProxy {
   }
 
   /// ``callForwardee2(_:_:_:_:orElse:to:)`` when the forwardee is a proxy (`link` is not 0):
-  /// through the loop guard. Specialised but kept out of line: inlined, the chain's branches made
-  /// the hooked path too large for the optimiser, which then stopped inlining its other parts.
+  /// through the loop guard. The one body of this branch for every call at this arity, hooked or
+  /// not. Specialised but kept out of line: inlined, the chain's branches made the forward and the
+  /// hooked path too large for the optimiser, which then stopped inlining their common parts.
   @_alwaysEmitIntoClient @inline(never)
   internal final func callLinkedForwardee2<A0, A1, Result, Failure: Error>(
-    _ path: ForwardingPath?, _ link: UInt, _ selector: String, _ a0: A0, _ a1: A1,
+    _ path: ForwardingPath?, _ link: UInt, _ selector: @autoclosure () -> String, _ a0: A0, _ a1: A1,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     if link != ForwardeeLink.shared {
-      guard let path = enterChain(path, link: link, method: selector) else { return try fallback() }
+      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
       defer { path.pop() }
       return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1) }
     }
@@ -990,7 +1131,7 @@ extension DelegateProxy {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1)
     }
-    guard let path = enterChain(path, link: target, method: selector) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0, a1)
@@ -1003,10 +1144,7 @@ extension DelegateProxy {
     // retains, of the entry or of the box.
     let boxes = hooks._withUnsafeGuaranteedRef { $0.beforeArityBoxes }
     if !boxes.isEmpty {
-      // Every hook a typed one that runs every time: nothing to check between the calls.
-      for box in boxes {
-        Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
-      }
+      runBeforeBoxes2(boxes, a0, a1)
       return
     }
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
@@ -1017,6 +1155,17 @@ extension DelegateProxy {
         runBeforeHook2(entry, a0, a1)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs before hooks that are all typed hooks stored at this arity that run every time, from
+  /// their arity boxes: nothing to check between the calls.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runBeforeBoxes2<A0, A1>(
+    _ boxes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer>, _ a0: A0, _ a1: A1
+  ) {
+    for box in boxes {
+      Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
     }
   }
 
@@ -1035,9 +1184,29 @@ extension DelegateProxy {
   internal final func runAfter2<A0, A1, Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1
   ) {
+    if !hooks._withUnsafeGuaranteedRef({ $0.afterArityBoxes.isEmpty }) {
+      runAfterBoxes2(of: hooks, outcome, a0, a1)
+      return
+    }
+    let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
+    for index in entries.indices {
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        runAfterHook2(entry, outcome, a0, a1)
+        if entry.once { entry.retireIfOnce() }
+      }
+    }
+  }
+
+  /// Runs the after hooks of `hooks` from their arity boxes, when they are all typed hooks of one
+  /// kind stored at this arity that run every time (none when there are no boxes): nothing to
+  /// check between the calls.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runAfterBoxes2<A0, A1, Result, Failure: Error>(
+    of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1
+  ) {
     let boxes = hooks._withUnsafeGuaranteedRef { $0.afterArityBoxes }
     if !boxes.isEmpty {
-      // Every hook a typed one of one kind that runs every time: nothing to check between the calls.
       switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
       case .arguments:
         for box in boxes {
@@ -1057,15 +1226,6 @@ extension DelegateProxy {
       default:
         // Only typed before and after hooks have arity boxes.
         break
-      }
-      return
-    }
-    let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
-    for index in entries.indices {
-      entries[index]._withUnsafeGuaranteedRef { entry in
-        guard entry.claim() else { return }
-        runAfterHook2(entry, outcome, a0, a1)
-        if entry.once { entry.retireIfOnce() }
       }
     }
   }
@@ -1127,6 +1287,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return }
@@ -1137,15 +1300,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return withLinkedProxy { (forwardee) in call(forwardee, a0, a1, a2) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return }
-        return call(forwardee, a0, a1, a2)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
-      defer { path.pop() }
-      guard let forwardee else { return }
-      return call(forwardee, a0, a1, a2)
+      return callLinkedForwardee3(nil, link, method().selector, a0, a1, a2, orElse: {}, to: call)
     }
     let method = method()
     return forwardHooked3(method, { method.reifier }, a0, a1, a2, orElse: {}, to: call)
@@ -1172,6 +1327,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return fallback() }
@@ -1182,15 +1340,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return withLinkedProxy { (forwardee) in call(forwardee, a0, a1, a2) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return fallback() }
-        return call(forwardee, a0, a1, a2)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return fallback() }
-      defer { path.pop() }
-      guard let forwardee else { return fallback() }
-      return call(forwardee, a0, a1, a2)
+      return callLinkedForwardee3(nil, link, method().selector, a0, a1, a2, orElse: fallback, to: call)
     }
     let method = method()
     return forwardHooked3(method, { method.reifier }, a0, a1, a2, orElse: fallback, to: call)
@@ -1216,6 +1366,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return }
@@ -1226,15 +1379,8 @@ extension DelegateProxy {
         defer { path.pop() }
         return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return }
-        return try call(forwardee, a0, a1, a2)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
-      defer { path.pop() }
-      guard let forwardee else { return }
-      return try call(forwardee, a0, a1, a2)
+      return try callLinkedForwardee3(
+        nil, link, method().selector, a0, a1, a2, orElse: { () throws(Failure) in }, to: call)
     }
     let method = method()
     return try forwardHooked3(method, { method.reifier }, a0, a1, a2, orElse: { () throws(Failure) in }, to: call)
@@ -1263,6 +1409,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return try fallback() }
@@ -1273,15 +1422,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return try fallback() }
-        return try call(forwardee, a0, a1, a2)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return try fallback() }
-      defer { path.pop() }
-      guard let forwardee else { return try fallback() }
-      return try call(forwardee, a0, a1, a2)
+      return try callLinkedForwardee3(nil, link, method().selector, a0, a1, a2, orElse: fallback, to: call)
     }
     let method = method()
     return try forwardHooked3(method, { method.reifier }, a0, a1, a2, orElse: fallback, to: call)
@@ -1292,6 +1433,11 @@ extension DelegateProxy {
   /// reifies itself at that arity too (`runReifying3`); one with a string-keyed instead hook, or
   /// an instead hook installed from code generic over the pack, takes the parameter-pack path
   /// (``runHooked(_:_:_:_:_:orElse:to:)``).
+  ///
+  /// Inlined into the forward: only hooks that are all typed hooks stored at this arity that run
+  /// every time (``CallHooks/runsPlainly``, the common case) run here, with no check between
+  /// them. Any other mix is left to `runCheckedHooks3`, specialised but out of line, so its
+  /// checks do not weigh on the forward.
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked3<A0, A1, A2, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, A2, Result>?, _ a0: A0, _ a1: A1, _ a2: A2,
@@ -1308,9 +1454,60 @@ extension DelegateProxy {
     }
     let hooks = beginReadingHooks(for: method)
     defer { endReadingHooks(hooks) }
-    if hooks.isEmpty {
-      return try callForwardee3(path, method.selector, a0, a1, a2, orElse: fallback, to: call)
+    guard hooks.runsPlainly else {
+      if hooks.insteadCount > 0 && !hooks.needsPackPath && !hooks.needsInvocation {
+        // Inline, so that `original` holds this call's closures as they are: out of line, each
+        // would be wrapped in a context of its own, one more allocation per call.
+        #if DEBUG
+          self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
+        #endif
+        if let typeWide = hooks.typeWide { runBefore3(of: typeWide, a0, a1, a2) }
+        if let instance = hooks.instance { runBefore3(of: instance, a0, a1, a2) }
+        let outcome: Swift.Result<Result, Failure>
+        do throws(Failure) {
+          if hooks.insteadCount > 0 {
+            outcome = .success(try runInstead3(hooks, from: 0, method, path, a0, a1, a2, orElse: fallback, to: call))
+          } else {
+            outcome = .success(try callForwardee3(path, method.selector, a0, a1, a2, orElse: fallback, to: call))
+          }
+        } catch {
+          outcome = .failure(error)
+        }
+        if let typeWide = hooks.typeWide { runAfter3(of: typeWide, outcome, a0, a1, a2) }
+        if let instance = hooks.instance { runAfter3(of: instance, outcome, a0, a1, a2) }
+        return try outcome.get()
+      }
+      return try runCheckedHooks3(hooks, path, method, reifier, a0, a1, a2, orElse: fallback, to: call)
     }
+    #if DEBUG
+      if !hooks.isEmpty { self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed) }
+    #endif
+    if let typeWide = hooks.typeWide {
+      runBeforeBoxes3(typeWide._withUnsafeGuaranteedRef { $0.beforeArityBoxes }, a0, a1, a2)
+    }
+    if let instance = hooks.instance {
+      runBeforeBoxes3(instance._withUnsafeGuaranteedRef { $0.beforeArityBoxes }, a0, a1, a2)
+    }
+    let outcome: Swift.Result<Result, Failure>
+    do throws(Failure) {
+      outcome = .success(try callForwardee3(path, method.selector, a0, a1, a2, orElse: fallback, to: call))
+    } catch {
+      outcome = .failure(error)
+    }
+    if let typeWide = hooks.typeWide { runAfterBoxes3(of: typeWide, outcome, a0, a1, a2) }
+    if let instance = hooks.instance { runAfterBoxes3(of: instance, outcome, a0, a1, a2) }
+    return try outcome.get()
+  }
+
+  /// `forwardHooked3` for hooks that do not all run plainly, other than typed instead hooks:
+  /// run-once hooks, hooks of mixed kinds, string-keyed hooks and streams. Kept out of line: these
+  /// checks are the rarer case, and inlined they made the common one too large.
+  @_alwaysEmitIntoClient @inline(never)
+  internal final func runCheckedHooks3<A0, A1, A2, Result, Failure: Error>(
+    _ hooks: CallHooks, _ path: ForwardingPath?, _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, A2, Result>?,
+    _ a0: A0, _ a1: A1, _ a2: A2,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if hooks.needsPackPath {
       return try runHooked(
         hooks, path ?? ForwardingPath.current, method, reifier, a0, a1, a2, orElse: fallback, to: call)
@@ -1353,15 +1550,16 @@ extension DelegateProxy {
   }
 
   /// ``callForwardee3(_:_:_:_:orElse:to:)`` when the forwardee is a proxy (`link` is not 0):
-  /// through the loop guard. Specialised but kept out of line: inlined, the chain's branches made
-  /// the hooked path too large for the optimiser, which then stopped inlining its other parts.
+  /// through the loop guard. The one body of this branch for every call at this arity, hooked or
+  /// not. Specialised but kept out of line: inlined, the chain's branches made the forward and the
+  /// hooked path too large for the optimiser, which then stopped inlining their common parts.
   @_alwaysEmitIntoClient @inline(never)
   internal final func callLinkedForwardee3<A0, A1, A2, Result, Failure: Error>(
-    _ path: ForwardingPath?, _ link: UInt, _ selector: String, _ a0: A0, _ a1: A1, _ a2: A2,
+    _ path: ForwardingPath?, _ link: UInt, _ selector: @autoclosure () -> String, _ a0: A0, _ a1: A1, _ a2: A2,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     if link != ForwardeeLink.shared {
-      guard let path = enterChain(path, link: link, method: selector) else { return try fallback() }
+      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
       defer { path.pop() }
       return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2) }
     }
@@ -1370,7 +1568,7 @@ extension DelegateProxy {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2)
     }
-    guard let path = enterChain(path, link: target, method: selector) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0, a1, a2)
@@ -1383,10 +1581,7 @@ extension DelegateProxy {
     // retains, of the entry or of the box.
     let boxes = hooks._withUnsafeGuaranteedRef { $0.beforeArityBoxes }
     if !boxes.isEmpty {
-      // Every hook a typed one that runs every time: nothing to check between the calls.
-      for box in boxes {
-        Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
-      }
+      runBeforeBoxes3(boxes, a0, a1, a2)
       return
     }
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
@@ -1397,6 +1592,17 @@ extension DelegateProxy {
         runBeforeHook3(entry, a0, a1, a2)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs before hooks that are all typed hooks stored at this arity that run every time, from
+  /// their arity boxes: nothing to check between the calls.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runBeforeBoxes3<A0, A1, A2>(
+    _ boxes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer>, _ a0: A0, _ a1: A1, _ a2: A2
+  ) {
+    for box in boxes {
+      Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
     }
   }
 
@@ -1415,9 +1621,29 @@ extension DelegateProxy {
   internal final func runAfter3<A0, A1, A2, Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2
   ) {
+    if !hooks._withUnsafeGuaranteedRef({ $0.afterArityBoxes.isEmpty }) {
+      runAfterBoxes3(of: hooks, outcome, a0, a1, a2)
+      return
+    }
+    let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
+    for index in entries.indices {
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        runAfterHook3(entry, outcome, a0, a1, a2)
+        if entry.once { entry.retireIfOnce() }
+      }
+    }
+  }
+
+  /// Runs the after hooks of `hooks` from their arity boxes, when they are all typed hooks of one
+  /// kind stored at this arity that run every time (none when there are no boxes): nothing to
+  /// check between the calls.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runAfterBoxes3<A0, A1, A2, Result, Failure: Error>(
+    of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2
+  ) {
     let boxes = hooks._withUnsafeGuaranteedRef { $0.afterArityBoxes }
     if !boxes.isEmpty {
-      // Every hook a typed one of one kind that runs every time: nothing to check between the calls.
       switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
       case .arguments:
         for box in boxes {
@@ -1439,15 +1665,6 @@ extension DelegateProxy {
       default:
         // Only typed before and after hooks have arity boxes.
         break
-      }
-      return
-    }
-    let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
-    for index in entries.indices {
-      entries[index]._withUnsafeGuaranteedRef { entry in
-        guard entry.claim() else { return }
-        runAfterHook3(entry, outcome, a0, a1, a2)
-        if entry.once { entry.retireIfOnce() }
       }
     }
   }
@@ -1509,6 +1726,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return }
@@ -1519,15 +1739,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return withLinkedProxy { (forwardee) in call(forwardee, a0, a1, a2, a3) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return }
-        return call(forwardee, a0, a1, a2, a3)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
-      defer { path.pop() }
-      guard let forwardee else { return }
-      return call(forwardee, a0, a1, a2, a3)
+      return callLinkedForwardee4(nil, link, method().selector, a0, a1, a2, a3, orElse: {}, to: call)
     }
     let method = method()
     return forwardHooked4(method, { method.reifier }, a0, a1, a2, a3, orElse: {}, to: call)
@@ -1555,6 +1767,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return fallback() }
@@ -1565,15 +1780,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return withLinkedProxy { (forwardee) in call(forwardee, a0, a1, a2, a3) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return fallback() }
-        return call(forwardee, a0, a1, a2, a3)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return fallback() }
-      defer { path.pop() }
-      guard let forwardee else { return fallback() }
-      return call(forwardee, a0, a1, a2, a3)
+      return callLinkedForwardee4(nil, link, method().selector, a0, a1, a2, a3, orElse: fallback, to: call)
     }
     let method = method()
     return forwardHooked4(method, { method.reifier }, a0, a1, a2, a3, orElse: fallback, to: call)
@@ -1600,6 +1807,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return }
@@ -1610,15 +1820,8 @@ extension DelegateProxy {
         defer { path.pop() }
         return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return }
-        return try call(forwardee, a0, a1, a2, a3)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
-      defer { path.pop() }
-      guard let forwardee else { return }
-      return try call(forwardee, a0, a1, a2, a3)
+      return try callLinkedForwardee4(
+        nil, link, method().selector, a0, a1, a2, a3, orElse: { () throws(Failure) in }, to: call)
     }
     let method = method()
     return try forwardHooked4(method, { method.reifier }, a0, a1, a2, a3, orElse: { () throws(Failure) in }, to: call)
@@ -1648,6 +1851,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return try fallback() }
@@ -1658,15 +1864,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return try fallback() }
-        return try call(forwardee, a0, a1, a2, a3)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return try fallback() }
-      defer { path.pop() }
-      guard let forwardee else { return try fallback() }
-      return try call(forwardee, a0, a1, a2, a3)
+      return try callLinkedForwardee4(nil, link, method().selector, a0, a1, a2, a3, orElse: fallback, to: call)
     }
     let method = method()
     return try forwardHooked4(method, { method.reifier }, a0, a1, a2, a3, orElse: fallback, to: call)
@@ -1677,6 +1875,11 @@ extension DelegateProxy {
   /// reifies itself at that arity too (`runReifying4`); one with a string-keyed instead hook, or
   /// an instead hook installed from code generic over the pack, takes the parameter-pack path
   /// (``runHooked(_:_:_:_:_:orElse:to:)``).
+  ///
+  /// Inlined into the forward: only hooks that are all typed hooks stored at this arity that run
+  /// every time (``CallHooks/runsPlainly``, the common case) run here, with no check between
+  /// them. Any other mix is left to `runCheckedHooks4`, specialised but out of line, so its
+  /// checks do not weigh on the forward.
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked4<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, A2, A3, Result>?, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
@@ -1693,9 +1896,62 @@ extension DelegateProxy {
     }
     let hooks = beginReadingHooks(for: method)
     defer { endReadingHooks(hooks) }
-    if hooks.isEmpty {
-      return try callForwardee4(path, method.selector, a0, a1, a2, a3, orElse: fallback, to: call)
+    guard hooks.runsPlainly else {
+      if hooks.insteadCount > 0 && !hooks.needsPackPath && !hooks.needsInvocation {
+        // Inline, so that `original` holds this call's closures as they are: out of line, each
+        // would be wrapped in a context of its own, one more allocation per call.
+        #if DEBUG
+          self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
+        #endif
+        if let typeWide = hooks.typeWide { runBefore4(of: typeWide, a0, a1, a2, a3) }
+        if let instance = hooks.instance { runBefore4(of: instance, a0, a1, a2, a3) }
+        let outcome: Swift.Result<Result, Failure>
+        do throws(Failure) {
+          if hooks.insteadCount > 0 {
+            outcome = .success(
+              try runInstead4(hooks, from: 0, method, path, a0, a1, a2, a3, orElse: fallback, to: call))
+          } else {
+            outcome = .success(try callForwardee4(path, method.selector, a0, a1, a2, a3, orElse: fallback, to: call))
+          }
+        } catch {
+          outcome = .failure(error)
+        }
+        if let typeWide = hooks.typeWide { runAfter4(of: typeWide, outcome, a0, a1, a2, a3) }
+        if let instance = hooks.instance { runAfter4(of: instance, outcome, a0, a1, a2, a3) }
+        return try outcome.get()
+      }
+      return try runCheckedHooks4(hooks, path, method, reifier, a0, a1, a2, a3, orElse: fallback, to: call)
     }
+    #if DEBUG
+      if !hooks.isEmpty { self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed) }
+    #endif
+    if let typeWide = hooks.typeWide {
+      runBeforeBoxes4(typeWide._withUnsafeGuaranteedRef { $0.beforeArityBoxes }, a0, a1, a2, a3)
+    }
+    if let instance = hooks.instance {
+      runBeforeBoxes4(instance._withUnsafeGuaranteedRef { $0.beforeArityBoxes }, a0, a1, a2, a3)
+    }
+    let outcome: Swift.Result<Result, Failure>
+    do throws(Failure) {
+      outcome = .success(try callForwardee4(path, method.selector, a0, a1, a2, a3, orElse: fallback, to: call))
+    } catch {
+      outcome = .failure(error)
+    }
+    if let typeWide = hooks.typeWide { runAfterBoxes4(of: typeWide, outcome, a0, a1, a2, a3) }
+    if let instance = hooks.instance { runAfterBoxes4(of: instance, outcome, a0, a1, a2, a3) }
+    return try outcome.get()
+  }
+
+  /// `forwardHooked4` for hooks that do not all run plainly, other than typed instead hooks:
+  /// run-once hooks, hooks of mixed kinds, string-keyed hooks and streams. Kept out of line: these
+  /// checks are the rarer case, and inlined they made the common one too large.
+  @_alwaysEmitIntoClient @inline(never)
+  internal final func runCheckedHooks4<A0, A1, A2, A3, Result, Failure: Error>(
+    _ hooks: CallHooks, _ path: ForwardingPath?, _ method: ProxyMethod,
+    _ reifier: () -> Reifier<A0, A1, A2, A3, Result>?,
+    _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if hooks.needsPackPath {
       return try runHooked(
         hooks, path ?? ForwardingPath.current, method, reifier, a0, a1, a2, a3, orElse: fallback, to: call)
@@ -1738,15 +1994,17 @@ extension DelegateProxy {
   }
 
   /// ``callForwardee4(_:_:_:_:orElse:to:)`` when the forwardee is a proxy (`link` is not 0):
-  /// through the loop guard. Specialised but kept out of line: inlined, the chain's branches made
-  /// the hooked path too large for the optimiser, which then stopped inlining its other parts.
+  /// through the loop guard. The one body of this branch for every call at this arity, hooked or
+  /// not. Specialised but kept out of line: inlined, the chain's branches made the forward and the
+  /// hooked path too large for the optimiser, which then stopped inlining their common parts.
   @_alwaysEmitIntoClient @inline(never)
   internal final func callLinkedForwardee4<A0, A1, A2, A3, Result, Failure: Error>(
-    _ path: ForwardingPath?, _ link: UInt, _ selector: String, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
+    _ path: ForwardingPath?, _ link: UInt, _ selector: @autoclosure () -> String, _ a0: A0, _ a1: A1, _ a2: A2,
+    _ a3: A3,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     if link != ForwardeeLink.shared {
-      guard let path = enterChain(path, link: link, method: selector) else { return try fallback() }
+      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
       defer { path.pop() }
       return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3) }
     }
@@ -1755,7 +2013,7 @@ extension DelegateProxy {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3)
     }
-    guard let path = enterChain(path, link: target, method: selector) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0, a1, a2, a3)
@@ -1770,10 +2028,7 @@ extension DelegateProxy {
     // retains, of the entry or of the box.
     let boxes = hooks._withUnsafeGuaranteedRef { $0.beforeArityBoxes }
     if !boxes.isEmpty {
-      // Every hook a typed one that runs every time: nothing to check between the calls.
-      for box in boxes {
-        Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2, a3) }
-      }
+      runBeforeBoxes4(boxes, a0, a1, a2, a3)
       return
     }
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
@@ -1784,6 +2039,17 @@ extension DelegateProxy {
         runBeforeHook4(entry, a0, a1, a2, a3)
         if entry.once { entry.retireIfOnce() }
       }
+    }
+  }
+
+  /// Runs before hooks that are all typed hooks stored at this arity that run every time, from
+  /// their arity boxes: nothing to check between the calls.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runBeforeBoxes4<A0, A1, A2, A3>(
+    _ boxes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
+  ) {
+    for box in boxes {
+      Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2, a3) }
     }
   }
 
@@ -1804,9 +2070,29 @@ extension DelegateProxy {
   internal final func runAfter4<A0, A1, A2, A3, Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
   ) {
+    if !hooks._withUnsafeGuaranteedRef({ $0.afterArityBoxes.isEmpty }) {
+      runAfterBoxes4(of: hooks, outcome, a0, a1, a2, a3)
+      return
+    }
+    let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
+    for index in entries.indices {
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        runAfterHook4(entry, outcome, a0, a1, a2, a3)
+        if entry.once { entry.retireIfOnce() }
+      }
+    }
+  }
+
+  /// Runs the after hooks of `hooks` from their arity boxes, when they are all typed hooks of one
+  /// kind stored at this arity that run every time (none when there are no boxes): nothing to
+  /// check between the calls.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runAfterBoxes4<A0, A1, A2, A3, Result, Failure: Error>(
+    of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
+  ) {
     let boxes = hooks._withUnsafeGuaranteedRef { $0.afterArityBoxes }
     if !boxes.isEmpty {
-      // Every hook a typed one of one kind that runs every time: nothing to check between the calls.
       switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
       case .arguments:
         for box in boxes {
@@ -1827,15 +2113,6 @@ extension DelegateProxy {
       default:
         // Only typed before and after hooks have arity boxes.
         break
-      }
-      return
-    }
-    let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
-    for index in entries.indices {
-      entries[index]._withUnsafeGuaranteedRef { entry in
-        guard entry.claim() else { return }
-        runAfterHook4(entry, outcome, a0, a1, a2, a3)
-        if entry.once { entry.retireIfOnce() }
       }
     }
   }
@@ -1900,6 +2177,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return }
@@ -1910,15 +2190,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return withLinkedProxy { (forwardee) in call(forwardee, a0, a1, a2, a3, a4) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return }
-        return call(forwardee, a0, a1, a2, a3, a4)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
-      defer { path.pop() }
-      guard let forwardee else { return }
-      return call(forwardee, a0, a1, a2, a3, a4)
+      return callLinkedForwardee5(nil, link, method().selector, a0, a1, a2, a3, a4, orElse: {}, to: call)
     }
     let method = method()
     return forwardHooked5(method, { method.reifier }, a0, a1, a2, a3, a4, orElse: {}, to: call)
@@ -1947,6 +2219,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return fallback() }
@@ -1957,15 +2232,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return withLinkedProxy { (forwardee) in call(forwardee, a0, a1, a2, a3, a4) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return fallback() }
-        return call(forwardee, a0, a1, a2, a3, a4)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return fallback() }
-      defer { path.pop() }
-      guard let forwardee else { return fallback() }
-      return call(forwardee, a0, a1, a2, a3, a4)
+      return callLinkedForwardee5(nil, link, method().selector, a0, a1, a2, a3, a4, orElse: fallback, to: call)
     }
     let method = method()
     return forwardHooked5(method, { method.reifier }, a0, a1, a2, a3, a4, orElse: fallback, to: call)
@@ -1993,6 +2260,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return }
@@ -2003,15 +2273,8 @@ extension DelegateProxy {
         defer { path.pop() }
         return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3, a4) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return }
-        return try call(forwardee, a0, a1, a2, a3, a4)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
-      defer { path.pop() }
-      guard let forwardee else { return }
-      return try call(forwardee, a0, a1, a2, a3, a4)
+      return try callLinkedForwardee5(
+        nil, link, method().selector, a0, a1, a2, a3, a4, orElse: { () throws(Failure) in }, to: call)
     }
     let method = method()
     return try forwardHooked5(
@@ -2043,6 +2306,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return try fallback() }
@@ -2053,15 +2319,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3, a4) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return try fallback() }
-        return try call(forwardee, a0, a1, a2, a3, a4)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return try fallback() }
-      defer { path.pop() }
-      guard let forwardee else { return try fallback() }
-      return try call(forwardee, a0, a1, a2, a3, a4)
+      return try callLinkedForwardee5(nil, link, method().selector, a0, a1, a2, a3, a4, orElse: fallback, to: call)
     }
     let method = method()
     return try forwardHooked5(method, { method.reifier }, a0, a1, a2, a3, a4, orElse: fallback, to: call)
@@ -2072,6 +2330,11 @@ extension DelegateProxy {
   /// reifies itself at that arity too (`runReifying5`); one with a string-keyed instead hook, or
   /// an instead hook installed from code generic over the pack, takes the parameter-pack path
   /// (``runHooked(_:_:_:_:_:orElse:to:)``).
+  ///
+  /// Inlined into the forward: only hooks that are all typed hooks stored at this arity that run
+  /// every time (``CallHooks/runsPlainly``, the common case) run here, with no check between
+  /// them. Any other mix is left to `runCheckedHooks5`, specialised but out of line, so its
+  /// checks do not weigh on the forward.
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked5<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, A2, A3, A4, Result>?, _ a0: A0, _ a1: A1, _ a2: A2,
@@ -2089,9 +2352,63 @@ extension DelegateProxy {
     }
     let hooks = beginReadingHooks(for: method)
     defer { endReadingHooks(hooks) }
-    if hooks.isEmpty {
-      return try callForwardee5(path, method.selector, a0, a1, a2, a3, a4, orElse: fallback, to: call)
+    guard hooks.runsPlainly else {
+      if hooks.insteadCount > 0 && !hooks.needsPackPath && !hooks.needsInvocation {
+        // Inline, so that `original` holds this call's closures as they are: out of line, each
+        // would be wrapped in a context of its own, one more allocation per call.
+        #if DEBUG
+          self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
+        #endif
+        if let typeWide = hooks.typeWide { runBefore5(of: typeWide, a0, a1, a2, a3, a4) }
+        if let instance = hooks.instance { runBefore5(of: instance, a0, a1, a2, a3, a4) }
+        let outcome: Swift.Result<Result, Failure>
+        do throws(Failure) {
+          if hooks.insteadCount > 0 {
+            outcome = .success(
+              try runInstead5(hooks, from: 0, method, path, a0, a1, a2, a3, a4, orElse: fallback, to: call))
+          } else {
+            outcome = .success(
+              try callForwardee5(path, method.selector, a0, a1, a2, a3, a4, orElse: fallback, to: call))
+          }
+        } catch {
+          outcome = .failure(error)
+        }
+        if let typeWide = hooks.typeWide { runAfter5(of: typeWide, outcome, a0, a1, a2, a3, a4) }
+        if let instance = hooks.instance { runAfter5(of: instance, outcome, a0, a1, a2, a3, a4) }
+        return try outcome.get()
+      }
+      return try runCheckedHooks5(hooks, path, method, reifier, a0, a1, a2, a3, a4, orElse: fallback, to: call)
     }
+    #if DEBUG
+      if !hooks.isEmpty { self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed) }
+    #endif
+    if let typeWide = hooks.typeWide {
+      runBeforeBoxes5(typeWide._withUnsafeGuaranteedRef { $0.beforeArityBoxes }, a0, a1, a2, a3, a4)
+    }
+    if let instance = hooks.instance {
+      runBeforeBoxes5(instance._withUnsafeGuaranteedRef { $0.beforeArityBoxes }, a0, a1, a2, a3, a4)
+    }
+    let outcome: Swift.Result<Result, Failure>
+    do throws(Failure) {
+      outcome = .success(try callForwardee5(path, method.selector, a0, a1, a2, a3, a4, orElse: fallback, to: call))
+    } catch {
+      outcome = .failure(error)
+    }
+    if let typeWide = hooks.typeWide { runAfterBoxes5(of: typeWide, outcome, a0, a1, a2, a3, a4) }
+    if let instance = hooks.instance { runAfterBoxes5(of: instance, outcome, a0, a1, a2, a3, a4) }
+    return try outcome.get()
+  }
+
+  /// `forwardHooked5` for hooks that do not all run plainly, other than typed instead hooks:
+  /// run-once hooks, hooks of mixed kinds, string-keyed hooks and streams. Kept out of line: these
+  /// checks are the rarer case, and inlined they made the common one too large.
+  @_alwaysEmitIntoClient @inline(never)
+  internal final func runCheckedHooks5<A0, A1, A2, A3, A4, Result, Failure: Error>(
+    _ hooks: CallHooks, _ path: ForwardingPath?, _ method: ProxyMethod,
+    _ reifier: () -> Reifier<A0, A1, A2, A3, A4, Result>?,
+    _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3, A4) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if hooks.needsPackPath {
       return try runHooked(
         hooks, path ?? ForwardingPath.current, method, reifier, a0, a1, a2, a3, a4, orElse: fallback, to: call)
@@ -2135,15 +2452,17 @@ extension DelegateProxy {
   }
 
   /// ``callForwardee5(_:_:_:_:orElse:to:)`` when the forwardee is a proxy (`link` is not 0):
-  /// through the loop guard. Specialised but kept out of line: inlined, the chain's branches made
-  /// the hooked path too large for the optimiser, which then stopped inlining its other parts.
+  /// through the loop guard. The one body of this branch for every call at this arity, hooked or
+  /// not. Specialised but kept out of line: inlined, the chain's branches made the forward and the
+  /// hooked path too large for the optimiser, which then stopped inlining their common parts.
   @_alwaysEmitIntoClient @inline(never)
   internal final func callLinkedForwardee5<A0, A1, A2, A3, A4, Result, Failure: Error>(
-    _ path: ForwardingPath?, _ link: UInt, _ selector: String, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4,
+    _ path: ForwardingPath?, _ link: UInt, _ selector: @autoclosure () -> String, _ a0: A0, _ a1: A1, _ a2: A2,
+    _ a3: A3, _ a4: A4,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3, A4) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     if link != ForwardeeLink.shared {
-      guard let path = enterChain(path, link: link, method: selector) else { return try fallback() }
+      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
       defer { path.pop() }
       return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3, a4) }
     }
@@ -2152,7 +2471,7 @@ extension DelegateProxy {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3, a4)
     }
-    guard let path = enterChain(path, link: target, method: selector) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0, a1, a2, a3, a4)
@@ -2167,12 +2486,7 @@ extension DelegateProxy {
     // retains, of the entry or of the box.
     let boxes = hooks._withUnsafeGuaranteedRef { $0.beforeArityBoxes }
     if !boxes.isEmpty {
-      // Every hook a typed one that runs every time: nothing to check between the calls.
-      for box in boxes {
-        Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(box)._withUnsafeGuaranteedRef {
-          $0.body(a0, a1, a2, a3, a4)
-        }
-      }
+      runBeforeBoxes5(boxes, a0, a1, a2, a3, a4)
       return
     }
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
@@ -2182,6 +2496,19 @@ extension DelegateProxy {
         guard entry.claim() else { return }
         runBeforeHook5(entry, a0, a1, a2, a3, a4)
         if entry.once { entry.retireIfOnce() }
+      }
+    }
+  }
+
+  /// Runs before hooks that are all typed hooks stored at this arity that run every time, from
+  /// their arity boxes: nothing to check between the calls.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runBeforeBoxes5<A0, A1, A2, A3, A4>(
+    _ boxes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
+  ) {
+    for box in boxes {
+      Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+        $0.body(a0, a1, a2, a3, a4)
       }
     }
   }
@@ -2206,9 +2533,30 @@ extension DelegateProxy {
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     _ a4: A4
   ) {
+    if !hooks._withUnsafeGuaranteedRef({ $0.afterArityBoxes.isEmpty }) {
+      runAfterBoxes5(of: hooks, outcome, a0, a1, a2, a3, a4)
+      return
+    }
+    let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
+    for index in entries.indices {
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        runAfterHook5(entry, outcome, a0, a1, a2, a3, a4)
+        if entry.once { entry.retireIfOnce() }
+      }
+    }
+  }
+
+  /// Runs the after hooks of `hooks` from their arity boxes, when they are all typed hooks of one
+  /// kind stored at this arity that run every time (none when there are no boxes): nothing to
+  /// check between the calls.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runAfterBoxes5<A0, A1, A2, A3, A4, Result, Failure: Error>(
+    of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
+    _ a4: A4
+  ) {
     let boxes = hooks._withUnsafeGuaranteedRef { $0.afterArityBoxes }
     if !boxes.isEmpty {
-      // Every hook a typed one of one kind that runs every time: nothing to check between the calls.
       switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
       case .arguments:
         for box in boxes {
@@ -2231,15 +2579,6 @@ extension DelegateProxy {
       default:
         // Only typed before and after hooks have arity boxes.
         break
-      }
-      return
-    }
-    let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
-    for index in entries.indices {
-      entries[index]._withUnsafeGuaranteedRef { entry in
-        guard entry.claim() else { return }
-        runAfterHook5(entry, outcome, a0, a1, a2, a3, a4)
-        if entry.once { entry.retireIfOnce() }
       }
     }
   }
@@ -2305,6 +2644,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return }
@@ -2315,15 +2657,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return withLinkedProxy { (forwardee) in call(forwardee, a0, a1, a2, a3, a4, a5) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return }
-        return call(forwardee, a0, a1, a2, a3, a4, a5)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
-      defer { path.pop() }
-      guard let forwardee else { return }
-      return call(forwardee, a0, a1, a2, a3, a4, a5)
+      return callLinkedForwardee6(nil, link, method().selector, a0, a1, a2, a3, a4, a5, orElse: {}, to: call)
     }
     let method = method()
     return forwardHooked6(method, { method.reifier }, a0, a1, a2, a3, a4, a5, orElse: {}, to: call)
@@ -2354,6 +2688,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return fallback() }
@@ -2364,15 +2701,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return withLinkedProxy { (forwardee) in call(forwardee, a0, a1, a2, a3, a4, a5) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return fallback() }
-        return call(forwardee, a0, a1, a2, a3, a4, a5)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return fallback() }
-      defer { path.pop() }
-      guard let forwardee else { return fallback() }
-      return call(forwardee, a0, a1, a2, a3, a4, a5)
+      return callLinkedForwardee6(nil, link, method().selector, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
     }
     let method = method()
     return forwardHooked6(method, { method.reifier }, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
@@ -2401,6 +2730,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return }
@@ -2411,15 +2743,8 @@ extension DelegateProxy {
         defer { path.pop() }
         return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3, a4, a5) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return }
-        return try call(forwardee, a0, a1, a2, a3, a4, a5)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
-      defer { path.pop() }
-      guard let forwardee else { return }
-      return try call(forwardee, a0, a1, a2, a3, a4, a5)
+      return try callLinkedForwardee6(
+        nil, link, method().selector, a0, a1, a2, a3, a4, a5, orElse: { () throws(Failure) in }, to: call)
     }
     let method = method()
     return try forwardHooked6(
@@ -2452,6 +2777,9 @@ extension DelegateProxy {
     assert(forwardsThroughItsOwnEntry(method().selector, function))
     let hooked = hookedMethods
     if hooked == 0 || hooked & method().hookBit == 0 {
+      // Inline: a delegate forwardee (two mask loads, the link, a weak load, the call) and a link
+      // of a chain of plain proxies. The forwardee of a `SendableDelegateProxy`, behind its lock,
+      // takes the specialised call that hooked calls share.
       let link = forwardeeProxyLink.load(ordering: .relaxed)
       guard link != 0 else {
         guard let forwardee = weakForwardee else { return try fallback() }
@@ -2462,15 +2790,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3, a4, a5) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return try fallback() }
-        return try call(forwardee, a0, a1, a2, a3, a4, a5)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return try fallback() }
-      defer { path.pop() }
-      guard let forwardee else { return try fallback() }
-      return try call(forwardee, a0, a1, a2, a3, a4, a5)
+      return try callLinkedForwardee6(nil, link, method().selector, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
     }
     let method = method()
     return try forwardHooked6(method, { method.reifier }, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
@@ -2481,6 +2801,11 @@ extension DelegateProxy {
   /// reifies itself at that arity too (`runReifying6`); one with a string-keyed instead hook, or
   /// an instead hook installed from code generic over the pack, takes the parameter-pack path
   /// (``runHooked(_:_:_:_:_:orElse:to:)``).
+  ///
+  /// Inlined into the forward: only hooks that are all typed hooks stored at this arity that run
+  /// every time (``CallHooks/runsPlainly``, the common case) run here, with no check between
+  /// them. Any other mix is left to `runCheckedHooks6`, specialised but out of line, so its
+  /// checks do not weigh on the forward.
   @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked6<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<A0, A1, A2, A3, A4, A5, Result>?, _ a0: A0, _ a1: A1, _ a2: A2,
@@ -2498,9 +2823,63 @@ extension DelegateProxy {
     }
     let hooks = beginReadingHooks(for: method)
     defer { endReadingHooks(hooks) }
-    if hooks.isEmpty {
-      return try callForwardee6(path, method.selector, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
+    guard hooks.runsPlainly else {
+      if hooks.insteadCount > 0 && !hooks.needsPackPath && !hooks.needsInvocation {
+        // Inline, so that `original` holds this call's closures as they are: out of line, each
+        // would be wrapped in a context of its own, one more allocation per call.
+        #if DEBUG
+          self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
+        #endif
+        if let typeWide = hooks.typeWide { runBefore6(of: typeWide, a0, a1, a2, a3, a4, a5) }
+        if let instance = hooks.instance { runBefore6(of: instance, a0, a1, a2, a3, a4, a5) }
+        let outcome: Swift.Result<Result, Failure>
+        do throws(Failure) {
+          if hooks.insteadCount > 0 {
+            outcome = .success(
+              try runInstead6(hooks, from: 0, method, path, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call))
+          } else {
+            outcome = .success(
+              try callForwardee6(path, method.selector, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call))
+          }
+        } catch {
+          outcome = .failure(error)
+        }
+        if let typeWide = hooks.typeWide { runAfter6(of: typeWide, outcome, a0, a1, a2, a3, a4, a5) }
+        if let instance = hooks.instance { runAfter6(of: instance, outcome, a0, a1, a2, a3, a4, a5) }
+        return try outcome.get()
+      }
+      return try runCheckedHooks6(hooks, path, method, reifier, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
     }
+    #if DEBUG
+      if !hooks.isEmpty { self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed) }
+    #endif
+    if let typeWide = hooks.typeWide {
+      runBeforeBoxes6(typeWide._withUnsafeGuaranteedRef { $0.beforeArityBoxes }, a0, a1, a2, a3, a4, a5)
+    }
+    if let instance = hooks.instance {
+      runBeforeBoxes6(instance._withUnsafeGuaranteedRef { $0.beforeArityBoxes }, a0, a1, a2, a3, a4, a5)
+    }
+    let outcome: Swift.Result<Result, Failure>
+    do throws(Failure) {
+      outcome = .success(try callForwardee6(path, method.selector, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call))
+    } catch {
+      outcome = .failure(error)
+    }
+    if let typeWide = hooks.typeWide { runAfterBoxes6(of: typeWide, outcome, a0, a1, a2, a3, a4, a5) }
+    if let instance = hooks.instance { runAfterBoxes6(of: instance, outcome, a0, a1, a2, a3, a4, a5) }
+    return try outcome.get()
+  }
+
+  /// `forwardHooked6` for hooks that do not all run plainly, other than typed instead hooks:
+  /// run-once hooks, hooks of mixed kinds, string-keyed hooks and streams. Kept out of line: these
+  /// checks are the rarer case, and inlined they made the common one too large.
+  @_alwaysEmitIntoClient @inline(never)
+  internal final func runCheckedHooks6<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
+    _ hooks: CallHooks, _ path: ForwardingPath?, _ method: ProxyMethod,
+    _ reifier: () -> Reifier<A0, A1, A2, A3, A4, A5, Result>?,
+    _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4, _ a5: A5,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3, A4, A5) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if hooks.needsPackPath {
       return try runHooked(
         hooks, path ?? ForwardingPath.current, method, reifier, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
@@ -2546,16 +2925,17 @@ extension DelegateProxy {
   }
 
   /// ``callForwardee6(_:_:_:_:orElse:to:)`` when the forwardee is a proxy (`link` is not 0):
-  /// through the loop guard. Specialised but kept out of line: inlined, the chain's branches made
-  /// the hooked path too large for the optimiser, which then stopped inlining its other parts.
+  /// through the loop guard. The one body of this branch for every call at this arity, hooked or
+  /// not. Specialised but kept out of line: inlined, the chain's branches made the forward and the
+  /// hooked path too large for the optimiser, which then stopped inlining their common parts.
   @_alwaysEmitIntoClient @inline(never)
   internal final func callLinkedForwardee6<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
-    _ path: ForwardingPath?, _ link: UInt, _ selector: String, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4,
-    _ a5: A5,
+    _ path: ForwardingPath?, _ link: UInt, _ selector: @autoclosure () -> String, _ a0: A0, _ a1: A1, _ a2: A2,
+    _ a3: A3, _ a4: A4, _ a5: A5,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3, A4, A5) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     if link != ForwardeeLink.shared {
-      guard let path = enterChain(path, link: link, method: selector) else { return try fallback() }
+      guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
       defer { path.pop() }
       return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, a0, a1, a2, a3, a4, a5) }
     }
@@ -2564,7 +2944,7 @@ extension DelegateProxy {
       guard let forwardee else { return try fallback() }
       return try call(forwardee, a0, a1, a2, a3, a4, a5)
     }
-    guard let path = enterChain(path, link: target, method: selector) else { return try fallback() }
+    guard let path = enterChain(path, link: target, method: selector()) else { return try fallback() }
     defer { path.pop() }
     guard let forwardee else { return try fallback() }
     return try call(forwardee, a0, a1, a2, a3, a4, a5)
@@ -2579,12 +2959,7 @@ extension DelegateProxy {
     // retains, of the entry or of the box.
     let boxes = hooks._withUnsafeGuaranteedRef { $0.beforeArityBoxes }
     if !boxes.isEmpty {
-      // Every hook a typed one that runs every time: nothing to check between the calls.
-      for box in boxes {
-        Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(box)._withUnsafeGuaranteedRef {
-          $0.body(a0, a1, a2, a3, a4, a5)
-        }
-      }
+      runBeforeBoxes6(boxes, a0, a1, a2, a3, a4, a5)
       return
     }
     let entries = hooks._withUnsafeGuaranteedRef { $0.beforeEntries }
@@ -2594,6 +2969,20 @@ extension DelegateProxy {
         guard entry.claim() else { return }
         runBeforeHook6(entry, a0, a1, a2, a3, a4, a5)
         if entry.once { entry.retireIfOnce() }
+      }
+    }
+  }
+
+  /// Runs before hooks that are all typed hooks stored at this arity that run every time, from
+  /// their arity boxes: nothing to check between the calls.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runBeforeBoxes6<A0, A1, A2, A3, A4, A5>(
+    _ boxes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4,
+    _ a5: A5
+  ) {
+    for box in boxes {
+      Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+        $0.body(a0, a1, a2, a3, a4, a5)
       }
     }
   }
@@ -2618,9 +3007,30 @@ extension DelegateProxy {
     of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
     _ a4: A4, _ a5: A5
   ) {
+    if !hooks._withUnsafeGuaranteedRef({ $0.afterArityBoxes.isEmpty }) {
+      runAfterBoxes6(of: hooks, outcome, a0, a1, a2, a3, a4, a5)
+      return
+    }
+    let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
+    for index in entries.indices {
+      entries[index]._withUnsafeGuaranteedRef { entry in
+        guard entry.claim() else { return }
+        runAfterHook6(entry, outcome, a0, a1, a2, a3, a4, a5)
+        if entry.once { entry.retireIfOnce() }
+      }
+    }
+  }
+
+  /// Runs the after hooks of `hooks` from their arity boxes, when they are all typed hooks of one
+  /// kind stored at this arity that run every time (none when there are no boxes): nothing to
+  /// check between the calls.
+  @_alwaysEmitIntoClient @inline(__always)
+  internal final func runAfterBoxes6<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
+    of hooks: Unmanaged<MethodHooks>, _ outcome: Swift.Result<Result, Failure>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
+    _ a4: A4, _ a5: A5
+  ) {
     let boxes = hooks._withUnsafeGuaranteedRef { $0.afterArityBoxes }
     if !boxes.isEmpty {
-      // Every hook a typed one of one kind that runs every time: nothing to check between the calls.
       switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
       case .arguments:
         for box in boxes {
@@ -2643,15 +3053,6 @@ extension DelegateProxy {
       default:
         // Only typed before and after hooks have arity boxes.
         break
-      }
-      return
-    }
-    let entries = hooks._withUnsafeGuaranteedRef { $0.afterEntries }
-    for index in entries.indices {
-      entries[index]._withUnsafeGuaranteedRef { entry in
-        guard entry.claim() else { return }
-        runAfterHook6(entry, outcome, a0, a1, a2, a3, a4, a5)
-        if entry.once { entry.retireIfOnce() }
       }
     }
   }

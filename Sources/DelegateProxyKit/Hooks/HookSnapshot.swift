@@ -13,7 +13,7 @@ internal final class HookSnapshot: Sendable {
 
   /// The hooks of the method with identity `id`, unretained (the caller holds a read of the
   /// snapshot), or `nil`. A linear scan: a proxy has hooks on a handful of methods.
-  @inlinable
+  @inlinable @inline(__always)
   func hooks(for id: UInt) -> Unmanaged<MethodHooks>? {
     for index in ids.indices where ids[index] == id {
       return Unmanaged.passUnretained(methods[index])
@@ -50,6 +50,11 @@ internal final class MethodHooks: @unchecked Sendable {
   /// method of more arguments than the arity paths serve — which only that path can run. (The
   /// arity paths reify a call for string-keyed before and after hooks and streams themselves.)
   @usableFromInline let needsPackPath: Bool
+  /// Whether every hook here is a typed hook stored at its method's arity that runs every time
+  /// (every before hook in ``beforeArityBoxes``, every after hook in ``afterArityBoxes``) and
+  /// there is no instead hook: a call then runs the boxes one after another and checks nothing
+  /// else.
+  @usableFromInline let runsPlainly: Bool
 
   init(method: ProxyMethod, before: [HookEntry], instead: [HookEntry], after: [HookEntry]) {
     self.method = method
@@ -65,6 +70,9 @@ internal final class MethodHooks: @unchecked Sendable {
       entry.kind == .invocation || entry.kind == .insteadCall || entry.kind == .stream
     }
     needsPackPath = instead.contains { $0.arityBox == nil }
+    runsPlainly =
+      instead.isEmpty && !needsInvocation && beforeArityBoxes.count == before.count
+      && afterArityBoxes.count == after.count
   }
 
   deinit {
@@ -121,6 +129,13 @@ internal struct CallHooks {
   @inlinable var needsInvocation: Bool {
     (typeWide?._withUnsafeGuaranteedRef { $0.needsInvocation } ?? false)
       || (instance?._withUnsafeGuaranteedRef { $0.needsInvocation } ?? false)
+  }
+
+  /// Whether the call runs its hooks from their arity boxes and checks nothing else
+  /// (``MethodHooks/runsPlainly``); true when there are no hooks.
+  @inlinable var runsPlainly: Bool {
+    (typeWide?._withUnsafeGuaranteedRef { $0.runsPlainly } ?? true)
+      && (instance?._withUnsafeGuaranteedRef { $0.runsPlainly } ?? true)
   }
 
   /// Whether the call must take the parameter-pack path (``MethodHooks/needsPackPath``).
