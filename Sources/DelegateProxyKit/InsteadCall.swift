@@ -37,8 +37,7 @@ public final class InsteadCall {
   public var returnValue: (any Sendable)? {
     get { invocation.returnValue }
     set {
-      invocation.returnValue = newValue
-      invocation.hasReturned = true
+      invocation.finish(returning: newValue)
       producedValue = true
     }
   }
@@ -50,8 +49,7 @@ public final class InsteadCall {
     guard !didProceed else { return }
     didProceed = true
     let result = next()
-    invocation.returnValue = result
-    invocation.hasReturned = true
+    invocation.finish(returning: result)
     producedValue = result != nil
   }
 }

@@ -17,15 +17,24 @@ public struct Invocation: Sendable {
   public let selector: String
   /// The arguments, held inline for a call of up to four (see ``arguments``).
   @usableFromInline internal let storage: InvocationArguments
+  /// Where the call is: running, returned (with or without a value) or thrown.
+  @usableFromInline internal var completion: Completion
+
   /// The value the call returned, `nil` until it has returned (and for a call that threw).
   ///
   /// For a method that returns nothing it holds `()`; for a method that returns an `Optional`,
   /// the `Optional` itself.
-  public internal(set) var returnValue: (any Sendable)?
+  public var returnValue: (any Sendable)? {
+    if case .returned(let value) = completion { value } else { nil }
+  }
   /// The error the call threw, for a throwing method; `nil` otherwise.
-  public internal(set) var error: (any Error)?
+  public var error: (any Error)? {
+    if case .threw(let error) = completion { error } else { nil }
+  }
   /// Whether the call has finished (true in after hooks and streams).
-  public internal(set) var hasReturned: Bool
+  public var hasReturned: Bool {
+    if case .running = completion { false } else { true }
+  }
 
   /// Creates an invocation with the given arguments.
   ///
@@ -44,9 +53,7 @@ public struct Invocation: Sendable {
   internal init(selector: String, arguments: InvocationArguments) {
     self.selector = selector
     self.storage = arguments
-    self.returnValue = nil
-    self.error = nil
-    self.hasReturned = false
+    self.completion = .running
   }
 
   /// The arguments, in order, as a new array.
@@ -61,16 +68,21 @@ public struct Invocation: Sendable {
   @inlinable
   public var argumentCount: Int { storage.count }
 
-  @usableFromInline
+  @inlinable
   internal mutating func finish(returning value: any Sendable) {
-    returnValue = value
-    hasReturned = true
+    completion = .returned(value)
   }
 
+  /// Marks the call returned with `value`, which is `nil` when no value was produced (an instead
+  /// call whose rest produced none).
   @usableFromInline
+  internal mutating func finish(returning value: (any Sendable)?) {
+    completion = value.map { .returned($0) } ?? .returnedNothing
+  }
+
+  @inlinable
   internal mutating func finish(throwing error: any Error) {
-    self.error = error
-    hasReturned = true
+    completion = .threw(error)
   }
 
   /// Returns argument `index`, cast to `T`.
@@ -129,6 +141,23 @@ public struct Invocation: Sendable {
   internal func returnTypeMismatch(_ value: any Sendable, requested: Any.Type) -> DelegateProxyError {
     .returnTypeMismatch(
       selector: selector, returns: String(describing: Swift.type(of: value)), requested: String(describing: requested))
+  }
+}
+
+extension Invocation {
+  /// Where a call is. One enumeration rather than an optional value, an optional error and a
+  /// flag: the reified paths start and finish an invocation on every call, and assigning or
+  /// destroying an optional existential goes through the runtime's generic `Optional` witnesses.
+  @usableFromInline
+  internal enum Completion: Sendable {
+    /// Not returned yet (before hooks, instead hooks before ``InsteadCall/proceed()``).
+    case running
+    /// Returned `value`.
+    case returned(any Sendable)
+    /// Returned, with no value produced (an instead call whose rest produced none).
+    case returnedNothing
+    /// Threw `error`.
+    case threw(any Error)
   }
 }
 

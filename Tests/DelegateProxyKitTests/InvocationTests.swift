@@ -179,4 +179,40 @@ import Testing
     #expect(throws: ChargeFailure.self) { try proxy.charge(-3) }
     #expect(seen.all == ["3 returned 6", "-3 threw true"])
   }
+
+  @Test(arguments: 1...7) func aReifiedCallReleasesEachArgumentOnce(arity: Int) throws {
+    let proxy = MixedArgumentsProxy()
+    var values = MixedArguments()
+    let kept = SanitizerVisibleMutex<[Invocation]>([])
+    try proxy.hooks.addHook(for: MixedArguments.selector(arity), at: .before) { _ in }
+    try proxy.hooks.addHook(for: MixedArguments.selector(arity), at: .after) { invocation in
+      kept.withLock { $0.append(invocation) }
+    }
+    for _ in 0..<3 { values.call(arity, on: proxy) }
+    // Each kept invocation holds the class argument once more; dropping them gives it back.
+    #expect(kept.withLock { $0.count } == 3)
+    #expect(!isKnownUniquelyReferenced(&values.token))
+    #expect(try kept.withLock { try $0.allSatisfy { try values.roundTrips($0, arity: arity) } })
+    kept.withLock { $0.removeAll() }
+    #expect(isKnownUniquelyReferenced(&values.token))
+    // Calls whose invocations are not kept leave no reference behind either.
+    for _ in 0..<3 { values.call(arity, on: proxy) }
+    kept.withLock { $0.removeAll() }
+    #expect(isKnownUniquelyReferenced(&values.token))
+  }
+
+  @Test(arguments: 0...9) func anInvocationMadeFromAnArrayReleasesEachArgumentOnce(count: Int) throws {
+    weak var released: Token?
+    do {
+      let tokens = (0..<count).map { Token(name: "\($0)") }
+      released = tokens.last
+      var invocation = Invocation(selector: "many", arguments: tokens)
+      let copy = invocation
+      invocation = Invocation(selector: "none", arguments: [])
+      #expect(invocation.argumentCount == 0)
+      #expect(copy.argumentCount == count)
+      for (index, token) in tokens.enumerated() { #expect(try copy.argument(index, as: Token.self) === token) }
+    }
+    #expect(released == nil)
+  }
 }

@@ -14,7 +14,7 @@ extension DelegateProxy {
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     // `reifier` exists only for a method whose arguments and result are all `Sendable`.
-    var invocation = Invocation(selector: method.selector, arguments: InvocationArguments(reifying: 0))
+    var invocation = Invocation(selector: method.selector, arguments: InvocationArguments(count: 0, .empty))
     if let typeWide = hooks.typeWide { runBeforeReifying0(of: typeWide, invocation) }
     if let instance = hooks.instance { runBeforeReifying0(of: instance, invocation) }
     let outcome: Swift.Result<Result, Failure>
@@ -86,7 +86,7 @@ extension DelegateProxy {
     _ a0: A0, orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     // `reifier` exists only for a method whose arguments and result are all `Sendable`.
-    var invocation = Invocation(selector: method.selector, arguments: InvocationArguments(reifying: 1, a0))
+    var invocation = Invocation(selector: method.selector, arguments: InvocationArguments(count: 1, .one(a0)))
     if let typeWide = hooks.typeWide { runBeforeReifying1(of: typeWide, invocation, a0) }
     if let instance = hooks.instance { runBeforeReifying1(of: instance, invocation, a0) }
     let outcome: Swift.Result<Result, Failure>
@@ -159,7 +159,7 @@ extension DelegateProxy {
     to call: (Delegate, A0, A1) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     // `reifier` exists only for a method whose arguments and result are all `Sendable`.
-    var invocation = Invocation(selector: method.selector, arguments: InvocationArguments(reifying: 2, a0, a1))
+    var invocation = Invocation(selector: method.selector, arguments: InvocationArguments(count: 2, .two(a0, a1)))
     if let typeWide = hooks.typeWide { runBeforeReifying2(of: typeWide, invocation, a0, a1) }
     if let instance = hooks.instance { runBeforeReifying2(of: instance, invocation, a0, a1) }
     let outcome: Swift.Result<Result, Failure>
@@ -233,7 +233,7 @@ extension DelegateProxy {
     to call: (Delegate, A0, A1, A2) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     // `reifier` exists only for a method whose arguments and result are all `Sendable`.
-    var invocation = Invocation(selector: method.selector, arguments: InvocationArguments(reifying: 3, a0, a1, a2))
+    var invocation = Invocation(selector: method.selector, arguments: InvocationArguments(count: 3, .three(a0, a1, a2)))
     if let typeWide = hooks.typeWide { runBeforeReifying3(of: typeWide, invocation, a0, a1, a2) }
     if let instance = hooks.instance { runBeforeReifying3(of: instance, invocation, a0, a1, a2) }
     let outcome: Swift.Result<Result, Failure>
@@ -307,7 +307,8 @@ extension DelegateProxy {
     to call: (Delegate, A0, A1, A2, A3) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     // `reifier` exists only for a method whose arguments and result are all `Sendable`.
-    var invocation = Invocation(selector: method.selector, arguments: InvocationArguments(reifying: 4, a0, a1, a2, a3))
+    var invocation = Invocation(
+      selector: method.selector, arguments: InvocationArguments(count: 4, .four(a0, a1, a2, a3)))
     if let typeWide = hooks.typeWide { runBeforeReifying4(of: typeWide, invocation, a0, a1, a2, a3) }
     if let instance = hooks.instance { runBeforeReifying4(of: instance, invocation, a0, a1, a2, a3) }
     let outcome: Swift.Result<Result, Failure>
@@ -382,7 +383,7 @@ extension DelegateProxy {
   ) throws(Failure) -> Result {
     // `reifier` exists only for a method whose arguments and result are all `Sendable`.
     var invocation = Invocation(
-      selector: method.selector, arguments: InvocationArguments(reifying: 5, a0, a1, a2, a3, spilled: [a4]))
+      selector: method.selector, arguments: InvocationArguments(count: 5, .spilled(a0, a1, a2, a3, rest: [a4])))
     if let typeWide = hooks.typeWide { runBeforeReifying5(of: typeWide, invocation, a0, a1, a2, a3, a4) }
     if let instance = hooks.instance { runBeforeReifying5(of: instance, invocation, a0, a1, a2, a3, a4) }
     let outcome: Swift.Result<Result, Failure>
@@ -459,7 +460,7 @@ extension DelegateProxy {
   ) throws(Failure) -> Result {
     // `reifier` exists only for a method whose arguments and result are all `Sendable`.
     var invocation = Invocation(
-      selector: method.selector, arguments: InvocationArguments(reifying: 6, a0, a1, a2, a3, spilled: [a4, a5]))
+      selector: method.selector, arguments: InvocationArguments(count: 6, .spilled(a0, a1, a2, a3, rest: [a4, a5])))
     if let typeWide = hooks.typeWide { runBeforeReifying6(of: typeWide, invocation, a0, a1, a2, a3, a4, a5) }
     if let instance = hooks.instance { runBeforeReifying6(of: instance, invocation, a0, a1, a2, a3, a4, a5) }
     let outcome: Swift.Result<Result, Failure>

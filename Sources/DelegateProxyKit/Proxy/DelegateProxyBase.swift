@@ -150,17 +150,30 @@ open class DelegateProxyBase: NSObject {
   }
 
   /// Runs a string-keyed before or after hook, or feeds a stream.
-  @usableFromInline
+  ///
+  /// Inlined into the reifying paths, so that a hook's body is called straight from the call;
+  /// the rarer parts (a failure to report, a stream to feed) stay out of line.
+  @inlinable @inline(__always)
   internal final func runInvocationHook(_ entry: HookEntry, _ invocation: Invocation) {
-    if let body = entry.invocationBody {
-      do {
-        try body(invocation)
-      } catch {
-        report(.hookFailed(selector: invocation.selector, position: entry.position, message: String(describing: error)))
-      }
-    } else if let stream = entry.stream {
-      stream.yield(invocation)
+    guard entry.invocationBody != nil else { return feedStream(entry, invocation) }
+    do {
+      // Called through the entry, not bound to a local: a local costs a retain and a release.
+      try entry.invocationBody?(invocation)
+    } catch {
+      reportHookFailure(entry, invocation.selector, error)
     }
+  }
+
+  /// Reports that the string-keyed hook `entry` threw `error`.
+  @usableFromInline
+  internal final func reportHookFailure(_ entry: HookEntry, _ selector: String, _ error: any Error) {
+    report(.hookFailed(selector: selector, position: entry.position, message: String(describing: error)))
+  }
+
+  /// Feeds `invocation` to the stream of `entry`, if it has one.
+  @usableFromInline
+  internal final func feedStream(_ entry: HookEntry, _ invocation: Invocation) {
+    entry.stream?.yield(invocation)
   }
 
   /// Runs a string-keyed instead hook's body.

@@ -69,7 +69,7 @@ extension MixedArgumentsProxy: MixedArgumentsDelegate, DelegateConvertible {
 
 /// The values a test passes to `m0`…`m7`, and a call of the method of each arity with them.
 struct MixedArguments {
-  let token = Token(name: "token")
+  var token = Token(name: "token")
   let size = Size(width: 2, height: 3)
   let shape: any Shape = Triangle(label: "tri")
   let large = Large(values: (1, 2, 3, 4, 5, 6, 7, 8))
