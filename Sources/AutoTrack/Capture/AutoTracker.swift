@@ -32,8 +32,9 @@ import HeadlessUI
 ///   `duration_ms`): a hook after `application(_:screen:didReach:)`. A duration over
 ///   ``maximumTrustedDuration`` is recorded as 0 with `duration_invalid: true`.
 /// - Row and item selections (`element_click`) and drags (`scroll_start`): hooks after did-select and
-///   will-begin-dragging on every list, grid and scroll view. The list or grid describes the selection
-///   itself (`SelectionContext`): the row, its cell and its data source.
+///   will-begin-dragging on every list, grid and scroll view. The capture reads the row's loaded cell
+///   from the list or grid at once, and its data source and delegate only to ask them for the row's
+///   properties (``AutoTrackRowPropertiesProviding``).
 ///
 /// ``start(_:)`` hooks the views of the visible screens; each screen is scanned again at will-appear
 /// and did-appear, so screens shown later are covered. A list added to a screen that is already
@@ -222,9 +223,9 @@ public final class AutoTracker {
     for subview in view.subviews { scan(subview) }
   }
 
-  /// Hooks a list's or grid's did-select (asking the host for the selection's context) and its drags.
+  /// Hooks a list's or grid's did-select (reading the row and its cell from the host) and its drags.
   private func attachSelection<
-    Host: SelectionContextProviding & DelegateHosting,
+    Host: RowSelectionHost & DelegateHosting,
     Proxy: DelegateProxy<Host.Delegate> & TypedDelegateProxy & DelegateConvertible
   >(
     to host: Host, installing make: @escaping @MainActor () -> Proxy,
@@ -237,7 +238,7 @@ public final class AutoTracker {
         (proxy: Proxy) -> [HookToken] in
         [
           proxy.hookAfter(didSelect) { [weak self] host, indexPath in
-            self?.capture(.selection(host.selectionContext(at: indexPath)))
+            self?.captureSelection(in: host, at: indexPath)
           },
           proxy.hookAfter(willBeginDragging) { [weak self] view in self?.capture(.scrollStart(view)) },
         ]
@@ -327,8 +328,25 @@ public final class AutoTracker {
     captureDepth += 1
     defer { captureDepth -= 1 }
     let (element, screen) = locator.place(capture, nested: captureDepth > 1)
+    record(capture.kind, element, on: screen, at: now)
+  }
+
+  /// The path of a row selection: the same as ``capture(_:at:)``'s, with the host passed down as an
+  /// argument, borrowed from the hook's caller, so the capture takes no reference to it.
+  private func captureSelection<Host: RowSelectionHost>(in host: Host, at indexPath: IndexPath) {
+    captureDepth += 1
+    defer { captureDepth -= 1 }
+    let (element, screen) = locator.placeSelection(in: host, at: indexPath, nested: captureDepth > 1)
+    record(.selection(indexPath), element, on: screen, at: nil)
+  }
+
+  /// Takes the screen's facts, reads the clock unless the time is given, and queues the facts.
+  ///
+  /// The element's facts are consumed: moved into the queued facts, not copied and destroyed.
+  private func record(
+    _ kind: consuming CapturedFacts.Kind, _ element: consuming ElementFacts?, on screen: Screen?, at now: Duration?
+  ) {
     let screenFacts = ScreenFacts.taken(of: screen, rules: compiled)
-    buffer.append(
-      .facts(CapturedFacts(kind: capture.kind, elapsed: now ?? clock.now(), element: element, screen: screenFacts)))
+    buffer.append(.facts(CapturedFacts(kind: kind, elapsed: now ?? clock.now(), element: element, screen: screenFacts)))
   }
 }

@@ -2,7 +2,9 @@ import Foundation
 import HeadlessUI
 
 /// One thing the tracker saw happen, on its way to becoming an event: one case per kind of capture,
-/// each with exactly what that kind has.
+/// each with exactly what that kind has. A row selection, the most frequent capture, takes its own
+/// path instead (``AutoTracker``'s `captureSelection(in:at:)`), with the host passed as an argument
+/// rather than held in a value.
 ///
 /// Captures flow one way: a typed hook on a host's proxy makes one, the tracker records its
 /// ``CapturedFacts`` on the caller's thread, and the ``CapturePipeline`` decides (``CaptureDecider``)
@@ -11,8 +13,6 @@ import HeadlessUI
 enum Capture {
   /// A control sent a named action for one of its click events (``HeadlessUI/Control/clickEvents``).
   case action(name: String, control: Control)
-  /// A row or item of a list or grid was selected; the host described it.
-  case selection(SelectionContext)
   /// The user began dragging the content of a scroll view, list or grid.
   case scrollStart(ScrollableView)
   /// A screen appeared.
@@ -24,7 +24,6 @@ enum Capture {
   var kind: CapturedFacts.Kind {
     switch self {
     case .action(let name, _): .action(name: name)
-    case .selection(let selection): .selection(selection.indexPath)
     case .scrollStart: .scrollStart
     case .screenView: .screenView
     case .screenLeave(_, let duration): .screenLeave(duration)

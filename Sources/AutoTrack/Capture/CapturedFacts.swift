@@ -127,15 +127,27 @@ extension ScreenFacts {
   /// the app's state, which is only valid at the capture).
   @MainActor
   init(_ screen: Screen, rules: CompiledRules) {
-    self.screen = ObjectFacts(screen)
-    customName = TypeTraits.screenNaming(screen)?.autoTrackScreenName
-    title = screen.title
-    provided = TypeTraits.propertiesProvider(screen)?.autoTrackProperties
+    // Every field is taken into a local and stored once: assigning them one by one, with an early
+    // return, made the optimiser copy the whole value on every capture.
+    let providers = TypeTraits.screenProviders(screen)
+    let customName = providers.naming?.autoTrackScreenName
+    let title = screen.title
+    let provided = providers.properties?.autoTrackProperties
+    self.init(
+      screen: ObjectFacts(screen), customName: customName, title: title, provided: provided,
+      keyPathValues: Self.keyPathValues(of: screen, named: customName, rules: rules))
+  }
+
+  /// The screen rule's key-path properties read now, or `nil` when the rules declare none for it.
+  @MainActor
+  private static func keyPathValues(
+    of screen: Screen, named customName: String?, rules: CompiledRules
+  ) -> [(property: String, keyPath: String, value: Result<PropertyValue, KeyPathResolver.Failure>)]? {
     guard rules.hasKeyPathProperties,
       let rule = rules.screenRule(named: customName ?? ElementDescription.typeName(of: screen)),
       !rule.properties.isEmpty
-    else { return }
-    keyPathValues = rule.properties.sorted { $0.key < $1.key }.map { property, keyPath in
+    else { return nil }
+    return rule.properties.sorted { $0.key < $1.key }.map { property, keyPath in
       (property, keyPath, KeyPathResolver.resolve(keyPath, in: screen))
     }
   }

@@ -35,7 +35,7 @@ public enum ElementDescription {
   public static func typeName(of type: AnyObject.Type) -> String {
     let key = ObjectIdentifier(type)
     if let cached = typeNames[key] { return cached }
-    let name = String(describing: type)
+    let name = TypeNameCache.unqualifiedName(of: type)
     typeNames[key] = name
     return name
   }

@@ -16,19 +16,26 @@ import HeadlessUI
 /// taken, and the caller's thread retains no string per capture that the pipeline then releases.
 @MainActor
 final class ElementLocator {
-  /// A cached path; the weak view guards against a reused address, and `hasScreen` tells a screen
-  /// that went away from one that never was. A class, so a hit is one retain, not two weak copies.
+  /// A cached path, with what a hit checks: one weak reference, a hit's only side-table access.
+  ///
+  /// A view on a screen is checked through the screen, which a hit returns anyway: while no view
+  /// tree changed since the path was cached (the generation did not move), the view is still in the
+  /// tree of the root view the screen holds, so a live screen means the view at the key's address is
+  /// still the one cached, not another that reused its address. A view on no screen is checked
+  /// through a weak reference to itself. A class, so a hit is one retain, not copies of weak fields.
   private final class CachedPath {
-    weak var view: View?
     let id: PathID
+    /// The screen the view is on, `nil` when it is on none (or the screen went away).
     weak var screen: Screen?
+    /// The view, kept only when it is on no screen.
+    weak var viewOnNoScreen: View?
     let hasScreen: Bool
 
     init(view: View, id: PathID, screen: Screen?) {
-      self.view = view
       self.id = id
       self.screen = screen
       self.hasScreen = screen != nil
+      if screen == nil { viewOnNoScreen = view }
     }
   }
 
@@ -55,9 +62,8 @@ final class ElementLocator {
     self.send = send
   }
 
-  /// The element of a capture with its base path and row (for a selection, with what the row's
-  /// ``AutoTrackRowPropertiesProviding`` data source or delegate returns), and the screen it is on;
-  /// for screen events, no element and the screen itself. Builds no string on a cache hit.
+  /// The element of a capture with its base path, and the screen it is on; for screen events, no
+  /// element and the screen itself. Builds no string on a cache hit.
   ///
   /// - Parameters:
   ///   - capture: The capture.
@@ -73,34 +79,40 @@ final class ElementLocator {
       return locate(control)
     case .scrollStart(let view):
       return locate(view)
-    case .selection(let selection):
-      let host = selection.host
-      let element: View
-      let end: ElementFacts.PathEnd
-      let placed: (path: PathID, screen: Screen?)
-      if let cell = selection.cell {
-        element = cell
-        if cell.superview === host {
-          end = .cell(selection.indexPath)
-          placed = pathAndScreen(of: host)
-        } else {
-          end = .none
-          placed = pathAndScreen(of: cell)
-        }
-      } else {
-        element = host
-        end = .unloadedCell(selection.indexPath)
-        placed = pathAndScreen(of: host)
-      }
-      let facts = facts(element, placed.path, end, host: host) { Self.rowProperties(of: selection) }
-      return (facts, placed.screen)
     }
   }
 
-  /// What the row's ``AutoTrackRowPropertiesProviding`` data source or delegate returns.
-  private static func rowProperties(of selection: SelectionContext) -> [String: PropertyValue]? {
-    let provider = TypeTraits.rowProvider(selection.dataSource) ?? TypeTraits.rowProvider(selection.delegate)
-    return provider?.autoTrackProperties(at: selection.indexPath, in: selection.host)
+  /// The element of a row selection (the row's loaded cell, else the host), with its base path, the
+  /// row, and what the row's ``AutoTrackRowPropertiesProviding`` data source or delegate returns, and
+  /// the screen it is on. Builds no string on a cache hit.
+  ///
+  /// - Parameters:
+  ///   - host: The list or grid, borrowed from the caller.
+  ///   - indexPath: The selected row.
+  ///   - nested: As for ``place(_:nested:)``.
+  func placeSelection<Host: RowSelectionHost>(
+    in host: Host, at indexPath: IndexPath, nested: Bool
+  ) -> (element: ElementFacts, screen: Screen?) {
+    isNested = nested
+    let element: View
+    let end: ElementFacts.PathEnd
+    let placed: (path: PathID, screen: Screen?)
+    if let cell = host.loadedCell(at: indexPath) {
+      element = cell
+      if cell.superview === host {
+        end = .cell(indexPath)
+        placed = pathAndScreen(of: host)
+      } else {
+        end = .none
+        placed = pathAndScreen(of: cell)
+      }
+    } else {
+      element = host
+      end = .unloadedCell(indexPath)
+      placed = pathAndScreen(of: host)
+    }
+    let facts = facts(element, placed.path, end, host: host) { host.providedProperties(at: indexPath) }
+    return (facts, placed.screen)
   }
 
   /// The facts of `view`, built in one piece: the app's providers are asked in a fixed order (the
@@ -149,9 +161,12 @@ final class ElementLocator {
       }
     }
     let key = ObjectIdentifier(view)
-    if !isStale, let cached = cachedPath(for: key), cached.view === view {
-      let screen = cached.screen
-      if cached.hasScreen == (screen != nil) { return (cached.id, screen) }
+    if !isStale, let cached = cachedPath(for: key) {
+      if cached.hasScreen {
+        if let screen = cached.screen { return (cached.id, screen) }
+      } else if cached.viewOnNoScreen === view {
+        return (cached.id, nil)
+      }
     }
     let described = ElementDescription.pathAndScreen(of: view)
     let id = PathID(index: nextID)

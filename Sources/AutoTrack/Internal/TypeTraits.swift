@@ -63,6 +63,17 @@ enum TypeTraits {
     traits(of: type(of: object)).providesProperties ? castToPropertiesProvider(object) : nil
   }
 
+  /// A screen's naming and properties conformances, found with one lookup of its class.
+  static func screenProviders<Object: AnyObject>(
+    _ object: Object
+  ) -> (naming: (any AutoTrackScreenNaming)?, properties: (any AutoTrackPropertiesProviding)?) {
+    let traits = traits(of: type(of: object))
+    return (
+      traits.namesScreen ? castToScreenNaming(object) : nil,
+      traits.providesProperties ? castToPropertiesProvider(object) : nil
+    )
+  }
+
   static func rowProvider(_ object: AnyObject?) -> (any AutoTrackRowPropertiesProviding)? {
     guard let type = dynamicType(of: object), traits(of: type).providesRowProperties else { return nil }
     return castToRowProvider(object)

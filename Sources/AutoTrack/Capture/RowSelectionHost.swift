@@ -1,0 +1,41 @@
+import Foundation
+import HeadlessUI
+
+/// A list or grid as a capture reads a selection from it: the row's loaded cell at once, the data
+/// source and delegate only when the row's properties are asked for.
+///
+/// `SelectionContextProviding.selectionContext(at:)` describes a selection in one value that holds
+/// the host, the cell, the data source and the delegate strongly: four references taken and dropped
+/// on every tap, three of them on objects that are weakly referenced (the slow, side-table reference
+/// count), and two weak loads even when no one provides row properties. A capture reads the same
+/// facts through this protocol, taking only what it uses, and passes the host down as an argument
+/// (borrowed from the hook's caller for the whole capture), never inside a value that would retain it.
+@MainActor
+protocol RowSelectionHost: SelectionContextProviding {
+  /// The row's loaded cell, or `nil` when the row is not loaded (`SelectionContext/cell`).
+  func loadedCell(at indexPath: IndexPath) -> View?
+  /// The host's data source (`SelectionContext/dataSource`): the first object asked for a row's properties.
+  var rowDataSource: AnyObject? { get }
+  /// The host's own delegate (`SelectionContext/delegate`): the second object asked.
+  var rowDelegate: AnyObject? { get }
+}
+
+extension ListView: RowSelectionHost {
+  func loadedCell(at indexPath: IndexPath) -> View? { cellForRow(at: indexPath) }
+  var rowDataSource: AnyObject? { dataSource }
+  var rowDelegate: AnyObject? { delegate }
+}
+
+extension GridView: RowSelectionHost {
+  func loadedCell(at indexPath: IndexPath) -> View? { cellForItem(at: indexPath) }
+  var rowDataSource: AnyObject? { dataSource }
+  var rowDelegate: AnyObject? { delegate }
+}
+
+extension RowSelectionHost {
+  /// What the row's ``AutoTrackRowPropertiesProviding`` data source, else its delegate, returns.
+  func providedProperties(at indexPath: IndexPath) -> [String: PropertyValue]? {
+    let provider = TypeTraits.rowProvider(rowDataSource) ?? TypeTraits.rowProvider(rowDelegate)
+    return provider?.autoTrackProperties(at: indexPath, in: self)
+  }
+}
