@@ -233,14 +233,17 @@ public final class AutoTracker {
     _ willBeginDragging: KeyPath<Proxy.Methods, DelegateMethod<ScrollableView, Void>>
   ) where Proxy.ProxiedDelegate == Host.Delegate {
     guard !isAttached(to: host) else { return }
+    // A captured constant, where `[weak self]` is a captured variable: reading it on every tap makes
+    // no runtime exclusivity check.
+    let tracker = WeakReference(self)
     attachments.append(
       HostAttachment.attach(to: host, installing: make) {
         (proxy: Proxy) -> [HookToken] in
         [
-          proxy.hookAfter(didSelect) { [weak self] host, indexPath in
-            self?.captureSelection(in: host, at: indexPath)
+          proxy.hookAfter(didSelect) { host, indexPath in
+            tracker.object?.captureSelection(in: host, at: indexPath)
           },
-          proxy.hookAfter(willBeginDragging) { [weak self] view in self?.capture(.scrollStart(view)) },
+          proxy.hookAfter(willBeginDragging) { view in tracker.object?.capture(.scrollStart(view)) },
         ]
       })
   }
