@@ -186,6 +186,24 @@ final class GroupList: Sendable {
     }
   }
 
+  /// Runs the groups around `implementation`, called without reference
+  /// counting: the caller keeps it alive for the call.
+  @inline(__always)
+  func run(
+    _ receiver: RuntimeObject,
+    _ message: inout Message,
+    around implementation: Unmanaged<Implementation>
+  ) throws {
+    // The receiver is captured unretained too: capturing the reference
+    // itself makes the optimizer retain it around the call.
+    let unretainedReceiver = Unmanaged.passUnretained(receiver)
+    try run(receiver, &message) { message in
+      try unretainedReceiver._withUnsafeGuaranteedRef { receiver in
+        try implementation._withUnsafeGuaranteedRef { try $0.body(receiver, &message) }
+      }
+    }
+  }
+
   /// The general path of ``run(_:_:original:)``: any number of groups, with
   /// `instead` handlers. Which groups run for this message is decided once,
   /// up front, in a stack buffer.

@@ -254,8 +254,19 @@ enum DynamicClassRegistry {
     }
     for selector in selectors {
       let groups = GroupList(strategies.compactMap { $0.groups[selector] })
-      cls.addMethod(
-        selector, Implementation { receiver, message in try callOverride(groups, base, receiver, &message) })
+      // The method cache calls the bound override, with the base's current
+      // implementation resolved; the looking-up body runs when the base has
+      // none (or when called outside a cache).
+      let override = Implementation(
+        lookingUpSuper: { receiver, message in try callOverride(groups, base, receiver, &message) },
+        bindingSuper: { superImplementation in
+          let unretained = Unmanaged.passUnretained(superImplementation)
+          return Implementation { receiver, message in
+            try groups.run(receiver, &message, around: unretained)
+            withExtendedLifetime(superImplementation) {}
+          }
+        })
+      cls.addMethod(selector, override)
     }
     cls.setReportedClass { receiver in base.reportedClass(for: receiver) }
     try Runtime.registerClassPair(cls)

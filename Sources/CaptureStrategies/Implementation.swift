@@ -16,6 +16,13 @@
 public final class Implementation: Sendable {
   /// The body the dispatcher calls.
   public let body: @Sendable (RuntimeObject, inout Message) throws -> Void
+  /// For a strategy's override that calls what its class's superclass
+  /// answers for the same selector: makes the implementation the method
+  /// cache calls instead of ``body``, with that superclass implementation
+  /// passed in, so that the call needs no look-up of its own. A cache is
+  /// rebuilt after any change to a superclass's methods, so the
+  /// implementation passed in is always the current one.
+  let bindingSuper: (@Sendable (_ superImplementation: Implementation) -> Implementation)?
 
   /// Creates an implementation from a body that works on the message.
   ///
@@ -23,6 +30,21 @@ public final class Implementation: Sendable {
   ///   value (not needed for `Void`).
   public init(_ body: @escaping @Sendable (_ receiver: RuntimeObject, _ message: inout Message) throws -> Void) {
     self.body = body
+    self.bindingSuper = nil
+  }
+
+  /// Creates a strategy's override that calls the superclass's implementation.
+  ///
+  /// - Parameters:
+  ///   - body: The override looking the superclass's implementation up when
+  ///     called; what runs when the superclass has none for the selector.
+  ///   - bindingSuper: The override calling the implementation passed in.
+  init(
+    lookingUpSuper body: @escaping @Sendable (_ receiver: RuntimeObject, _ message: inout Message) throws -> Void,
+    bindingSuper: @escaping @Sendable (_ superImplementation: Implementation) -> Implementation
+  ) {
+    self.body = body
+    self.bindingSuper = bindingSuper
   }
 
   /// Creates an implementation of a message with no arguments.

@@ -266,14 +266,28 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
         next = cls.superclass
       }
       var methods: [RuntimeSelector: Implementation] = [:]
+      // What sends call where it differs from `methods`: overrides bound to
+      // the implementation their class's superclass answers (`methods` and
+      // `bound` hold the superclass's answers while a class's own methods
+      // are bound).
+      var bound: [RuntimeSelector: Implementation] = [:]
       var specials = SpecialMethods()
       for cls in chain.reversed() {
         cls.state.withValue(proof) { state in
+          for (selector, implementation) in state.methods {
+            if let bindingSuper = implementation.bindingSuper,
+              let superImplementation = bound[selector] ?? methods[selector]
+            {
+              bound[selector] = bindingSuper(superImplementation)
+            } else {
+              bound[selector] = nil
+            }
+          }
           methods.merge(state.methods) { _, subclassMethod in subclassMethod }
           specials = specials.overridden(by: state.specials)
         }
       }
-      let built = MethodCache(methods: methods, specials: specials)
+      let built = MethodCache(methods: methods, bound: bound, specials: specials)
       cache.store(built, retire: false)
       return built
     }

@@ -150,31 +150,40 @@ final class WrapSite: Sendable {
     self.groups = groups
     switch original {
     case .own(let implementation):
-      // Called unretained, as the method cache calls implementations: the
-      // wrapper's closure keeps `implementation` alive (see the
-      // `withExtendedLifetime` below), so no reference counting per call.
-      let unretained = Unmanaged.passUnretained(implementation)
-      wrapper = Implementation { receiver, message in
-        try Self.callWrapped(groups, unretained, receiver, &message)
-        withExtendedLifetime(implementation) {}
-      }
+      wrapper = Self.wrapper(groups, around: implementation)
     case .inherited(let superclass):
-      wrapper = Implementation { receiver, message in
-        try groups.read { list in
-          try list.run(receiver, &message) { message in
-            if let superclass {
-              try superclass.callImplementation(receiver, &message)
-            } else if message.returnType != Void.self {
-              throw CaptureStrategiesError.unrecognizedSelector(selector: message.selector.name, className: cls.name)
+      // The method cache calls the bound wrapper, with the superclass's
+      // current implementation resolved; this body runs when the superclass
+      // has none (or when called outside a cache).
+      wrapper = Implementation(
+        lookingUpSuper: { receiver, message in
+          try groups.read { list in
+            try list.run(receiver, &message) { message in
+              if let superclass {
+                try superclass.callImplementation(receiver, &message)
+              } else if message.returnType != Void.self {
+                throw CaptureStrategiesError.unrecognizedSelector(selector: message.selector.name, className: cls.name)
+              }
             }
           }
-        }
-      }
+        },
+        bindingSuper: { superImplementation in Self.wrapper(groups, around: superImplementation) })
     }
   }
 
-  /// The wrapper's body for a class's own method: the current handler
-  /// groups around the original implementation.
+  /// A wrapper calling `original`: unretained, as the method cache calls
+  /// implementations; the wrapper's closure keeps it alive (see the
+  /// `withExtendedLifetime` below), so no reference counting per call.
+  private static func wrapper(_ groups: SnapshotCell<GroupList>, around original: Implementation) -> Implementation {
+    let unretained = Unmanaged.passUnretained(original)
+    return Implementation { receiver, message in
+      try callWrapped(groups, unretained, receiver, &message)
+      withExtendedLifetime(original) {}
+    }
+  }
+
+  /// The wrapper's body: the current handler groups around the original
+  /// implementation (the class's own, or the one its superclass answers).
   @inline(__always)
   private static func callWrapped(
     _ groups: SnapshotCell<GroupList>,
@@ -182,16 +191,7 @@ final class WrapSite: Sendable {
     _ receiver: RuntimeObject,
     _ message: inout Message
   ) throws {
-    // The receiver is captured unretained too: capturing the reference
-    // itself makes the optimizer retain it around the call.
-    let unretainedReceiver = Unmanaged.passUnretained(receiver)
-    try groups.read { list in
-      try list.run(receiver, &message) { message in
-        try unretainedReceiver._withUnsafeGuaranteedRef { receiver in
-          try implementation._withUnsafeGuaranteedRef { try $0.body(receiver, &message) }
-        }
-      }
-    }
+    try groups.read { list in try list.run(receiver, &message, around: implementation) }
   }
 
   private struct Key: Hashable {

@@ -285,6 +285,55 @@ struct CompositionCase: Sendable, CustomStringConvertible {
   }
 
   @Test(
+    "a method the hooked class's superclass gets, changes or loses after install is what the next call runs",
+    arguments: CaptureStrategyKind.allCases)
+  func superclassMethodChangedAfterInstall(kind: CaptureStrategyKind) throws {
+    let log = RecordingLog()
+    let base = try makeDelegateClass("Base", log: log)
+    // The hooked class only inherits the methods: a dynamic subclass's override and the
+    // wrapper added to `sub` both call what `base` answers.
+    let sub = try Runtime.makeClass(named: uniqueName("Sub"), superclass: base)
+    let object = RuntimeObject(class: sub)
+    let host = ListHost()
+    let installation = try kind.makeStrategy(
+      handlers: countingHandlers(log, tag: "capture", selectors: [Sel.didSelect, Sel.height])
+    ).install(on: object, host: nil)
+    let receiver = installation.receiver ?? object
+    let captured = ["capture:\(Sel.didSelect.name)", "capture:\(Sel.height.name)"]
+    // Each step sends once before the change, so that every cache is built when `base` changes.
+    try receiver.send(Sel.didSelect, host, row0)
+    #expect(try receiver.send(Sel.height, host, row0, returning: Double.self) == 30)
+    #expect(log.all == [captured[0], "original.didSelect[0,0]", captured[1], "original.height"])
+
+    log.reset()
+    base.replaceMethod(
+      Sel.didSelect,
+      Implementation { (_: RuntimeObject, _: ListHost, path: IndexPath) in log.append("replaced.didSelect[\(path[1])]")
+      })
+    base.replaceMethod(Sel.height, Implementation { (_: RuntimeObject, _: ListHost, _: IndexPath) -> Double in 77 })
+    try receiver.send(Sel.didSelect, host, row0)
+    #expect(try receiver.send(Sel.height, host, row0, returning: Double.self) == 77)
+    #expect(log.all == [captured[0], "replaced.didSelect[0]", captured[1]])
+
+    log.reset()
+    #expect(base.removeMethod(Sel.didSelect) != nil)
+    try receiver.send(Sel.didSelect, host, row0)
+    #expect(log.all == [captured[0]])
+
+    log.reset()
+    #expect(
+      base.addMethod(
+        Sel.didSelect, Implementation { (_: RuntimeObject, _: ListHost, _: IndexPath) in log.append("added") }))
+    try receiver.send(Sel.didSelect, host, row0)
+    #expect(log.all == [captured[0], "added"])
+
+    try installation.remove()
+    log.reset()
+    try object.send(Sel.didSelect, host, row0)
+    #expect(log.all == ["added"])
+  }
+
+  @Test(
     "superclass and subclass both hooked, reverted in either order", arguments: CaptureStrategyKind.allCases,
     [true, false])
   func superclassAndSubclassBothHooked(kind: CaptureStrategyKind, removeSuperclassFirst: Bool) throws {

@@ -10,9 +10,13 @@ final class MethodCache: Sendable {
   let mask: Int
   let keys: ContiguousArray<Int>
   let implementations: ContiguousArray<Implementation?>
-  /// The same implementations, unretained, for calls that must not touch
-  /// reference counts; `implementations` keeps them alive.
+  /// What a send calls for each entry, unretained, for calls that must not
+  /// touch reference counts: the entry's implementation, or the one its
+  /// ``Implementation/bindingSuper`` made. `implementations` and `bound`
+  /// keep them alive.
   let unretained: ContiguousArray<Unmanaged<Implementation>?>
+  /// The implementations made by binding a superclass's implementation.
+  private let bound: [Implementation]
   let specials: SpecialMethods
   /// `specials.forwardsToProxyForwardee`, read by the send path without
   /// copying `specials`.
@@ -26,27 +30,40 @@ final class MethodCache: Sendable {
     keys = [-1]
     implementations = [nil]
     unretained = [nil]
+    bound = []
     specials = SpecialMethods()
     forwardsToProxyForwardee = false
   }
 
-  init(methods: [RuntimeSelector: Implementation], specials: SpecialMethods) {
+  /// - Parameters:
+  ///   - methods: Every selector the class answers and its implementation.
+  ///   - bound: For some of those selectors, what a send calls instead (see
+  ///     ``Implementation/bindingSuper``).
+  ///   - specials: The resolved forwarding handlers.
+  init(
+    methods: [RuntimeSelector: Implementation],
+    bound: [RuntimeSelector: Implementation] = [:],
+    specials: SpecialMethods
+  ) {
     var capacity = 4
     while capacity < methods.count * 2 { capacity *= 2 }
     var keys = ContiguousArray(repeating: -1, count: capacity)
     var implementations = ContiguousArray<Implementation?>(repeating: nil, count: capacity)
+    var unretained = ContiguousArray<Unmanaged<Implementation>?>(repeating: nil, count: capacity)
     let mask = capacity - 1
     for (selector, implementation) in methods {
       var index = selector.id & mask
       while keys[index] != -1 { index = (index &+ 1) & mask }
       keys[index] = selector.id
       implementations[index] = implementation
+      unretained[index] = Unmanaged.passUnretained(bound[selector] ?? implementation)
     }
     self.isComplete = true
     self.mask = mask
     self.keys = keys
     self.implementations = implementations
-    self.unretained = ContiguousArray(implementations.map { $0.map { Unmanaged.passUnretained($0) } })
+    self.unretained = unretained
+    self.bound = Array(bound.values)
     self.specials = specials
     self.forwardsToProxyForwardee = specials.forwardsToProxyForwardee
   }
