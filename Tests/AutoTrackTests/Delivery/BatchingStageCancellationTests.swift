@@ -21,8 +21,8 @@ import Testing
     let collector = try LoopbackCollector()
     defer { collector.stop() }
     collector.defaultResponse = .hang
-    // A long deadline: only the cancellation can end these requests.
-    let uploader = HTTPBatchUploader(configuration: .init(endpoint: collector.url, timeout: .seconds(60)))
+    // A deadline past `cancelBound`: only the cancellation can end these requests.
+    let uploader = HTTPBatchUploader(configuration: .init(endpoint: collector.url, timeout: loopbackAnswerDeadline))
     let log = ReportLog()
     let stage = try BatchingStage(
       destination: uploader, configuration: .init(maximumBatchSize: 1, maximumBatchAge: .zero),

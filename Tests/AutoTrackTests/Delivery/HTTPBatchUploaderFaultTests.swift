@@ -113,7 +113,7 @@ import Testing
     let stage = try BatchingStage(
       // Not a deadline test: a timeout that a stalled session on a loaded machine cannot reach, so
       // every answer is the collector's 503 (checked below) and never a deadline's default backoff.
-      destination: uploader(collector, timeout: .seconds(120)),
+      destination: uploader(collector, timeout: loopbackAnswerDeadline),
       configuration: .init(
         maximumBatchSize: 3, retry: RetryPolicy(jitter: 0, minimumRetryAfter: .milliseconds(1_500), seed: 1)),
       clock: clock, onReport: log.handler)

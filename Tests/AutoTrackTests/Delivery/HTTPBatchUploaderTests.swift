@@ -9,10 +9,12 @@ import Testing
 @Suite struct HTTPBatchUploaderTests {
   static let sentAt = Date(timeIntervalSince1970: 1_700_000_123.456)
 
-  /// An uploader whose deadline (60 s unless a test is about deadlines) a request on a loaded
-  /// machine under a sanitizer never reaches, so every outcome is the collector's answer.
+  /// An uploader whose deadline (``loopbackAnswerDeadline`` unless a test is about deadlines) a
+  /// request on a loaded machine under a sanitizer never reaches, so every outcome is the
+  /// collector's answer.
   func uploader(
-    _ collector: LoopbackCollector, maximumBatchBytes: Int = 512 * 1024, timeout: Duration = .seconds(60)
+    _ collector: LoopbackCollector, maximumBatchBytes: Int = 512 * 1024,
+    timeout: Duration = loopbackAnswerDeadline
   ) -> HTTPBatchUploader {
     HTTPBatchUploader(
       configuration: .init(
@@ -210,7 +212,7 @@ import Testing
     let clock = ManualClock()
     let log = ReportLog()
     let stage = try BatchingStage(
-      destination: HTTPBatchUploader(configuration: .init(endpoint: collector.url)),
+      destination: HTTPBatchUploader(configuration: .init(endpoint: collector.url, timeout: loopbackAnswerDeadline)),
       configuration: .init(maximumBatchSize: 5, retry: RetryPolicy(jitter: 0, seed: 3)), clock: clock,
       onReport: log.handler)
     let events = makeEvents(12)
@@ -231,7 +233,7 @@ import Testing
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let events = makeEvents(4)
-    let uploader = HTTPBatchUploader(configuration: .init(endpoint: collector.url))
+    let uploader = HTTPBatchUploader(configuration: .init(endpoint: collector.url, timeout: loopbackAnswerDeadline))
     do {
       let store = try JSONLinesStore(configuration: .init(directory: directory.url))
       let stage = try BatchingStage(

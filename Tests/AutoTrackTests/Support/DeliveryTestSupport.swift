@@ -6,6 +6,16 @@ import Testing
 
 @testable import AutoTrack
 
+/// The request deadline of every test whose subject is the collector's answer, not a deadline.
+///
+/// The suite runs its tests in parallel, and under the thread sanitizer, with another CPU-bound job
+/// on both cores, a loopback request has gone unanswered for more than 30 s while the stress
+/// suites ran beside it (the whole run took 414 s). A deadline that fires there turns the
+/// collector's answer into a retried `deadlineExceeded`, and the test fails for the machine, not
+/// the code. Ten minutes is beyond any stall seen; a request that really hangs still ends, and
+/// the tests about deadlines set their own.
+let loopbackAnswerDeadline = Duration.seconds(600)
+
 /// A fresh directory under the system's temporary directory, removed by `remove()`.
 struct TemporaryDirectory {
   let url: URL
