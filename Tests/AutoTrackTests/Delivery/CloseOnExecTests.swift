@@ -45,7 +45,9 @@ import Testing
     /// A connection the collector accepted is close-on-exec, like its listener (the old collector
     /// left accepted connections inheritable).
     @Test func aCollectorsConnectionsAreCloseOnExec() async throws {
-      let collector = try LoopbackCollector(readTimeout: .seconds(60))
+      // The collector keeps the connection open while it waits for a request, so the read timeout
+      // outlasts any stall of the accepting thread under a sanitizer on a busy machine.
+      let collector = try LoopbackCollector(readTimeout: loopbackAnswerDeadline)
       let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
       try #require(client >= 0)
       var address = sockaddr_in()
@@ -59,22 +61,26 @@ import Testing
       }
       try #require(connected == 0, "errno \(errno)")
 
+      // `connect` returns once the kernel queued the connection; the collector's thread accepts it
+      // later. It counts the connection after setting the flag, so the search starts from there.
+      let deadline = ContinuousClock.now + loopbackAnswerDeadline
+      while collector.openConnectionCount == 0, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(5))
+      }
+      try #require(collector.openConnectionCount == 1, "the collector accepted the connection")
+
       // The collector's side of this connection is the socket whose peer is the client's own
       // address: found by asking each of this process's sockets, not by reading /proc/net/tcp,
       // which lists every socket of the machine and can be read short when there are many.
       let clientPort = try #require(localPort(of: client))
-      var accepted: [OpenDescriptor] = []
-      for _ in 0..<6_000 where accepted.isEmpty {
-        accepted = openDescriptors { $0.hasPrefix("socket:") }.filter { candidate in
-          candidate.descriptor != client && peerPort(of: candidate.descriptor) == clientPort
-            && localPort(of: candidate.descriptor) == collector.port
-        }
-        if accepted.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+      let accepted = openDescriptors { $0.hasPrefix("socket:") }.filter { candidate in
+        candidate.descriptor != client && peerPort(of: candidate.descriptor) == clientPort
+          && localPort(of: candidate.descriptor) == collector.port
       }
       _ = close(client)
       await Task.detached { collector.stop() }.value
 
-      try #require(!accepted.isEmpty, "the collector accepted the connection")
+      try #require(!accepted.isEmpty, "the accepted connection is among this process's descriptors")
       #expect(accepted.allSatisfy { $0.closeOnExec }, "\(accepted)")
     }
   }
