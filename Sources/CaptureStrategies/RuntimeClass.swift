@@ -302,39 +302,38 @@ public final class RuntimeClass: Sendable, CustomStringConvertible {
   }
 
   /// Sends `message` to `receiver` using this class's implementation,
-  /// forwarding or failing as the runtime does.
-  @inline(__always)
-  func dispatch(_ receiver: RuntimeObject, _ message: inout Message) throws {
-    let handled = try cache.read { cache in
-      guard cache.isComplete else { return false }
-      if try cache.invoke(receiver, &message) { return true }
-      try forward(receiver, &message, cache)
-      return true
-    }
-    if !handled { try dispatchSlow(receiver, &message) }
-  }
-
-  private func dispatchSlow(_ receiver: RuntimeObject, _ message: inout Message) throws {
-    let cache = completeCache()
-    if try cache.invoke(receiver, &message) { return }
-    try forward(receiver, &message, cache)
-  }
-
-  /// The forwarding steps after a complete cache missed: forwarding target,
-  /// then forward-invocation, then the unrecognised-selector error.
+  /// forwarding or failing as the runtime does, except for a capture
+  /// proxy's forwardee: that one is returned, unretained, for the caller
+  /// to send `message` to (``RuntimeObject/dispatch(_:)`` loops instead of
+  /// nesting a call per proxy).
   ///
-  /// A capture proxy's forwarding target is found here and the message sent
-  /// on to it; everything else is in ``forwardSlow(_:_:_:)``, whose large
-  /// frame (it reifies invocations) the proxy's path then never sets up. Kept
-  /// out of line so that the cache-hit path of ``dispatch(_:_:)`` keeps its
-  /// small frame.
+  /// - Returns: The object to send `message` to next, or `nil` when the
+  ///   message was delivered.
+  @inline(__always)
+  func dispatch(_ receiver: RuntimeObject, _ message: inout Message) throws -> Unmanaged<RuntimeObject>? {
+    let next = try cache.read { cache -> Unmanaged<RuntimeObject>?? in
+      guard cache.isComplete else { return .none }
+      if try cache.invoke(receiver, &message) { return .some(nil) }
+      if cache.forwardsToProxyForwardee, let target = ProxyState.fastForwardee(of: receiver, for: message.selector) {
+        return .some(target)
+      }
+      try forwardSlow(receiver, &message, cache)
+      return .some(nil)
+    }
+    guard let next else { return try dispatchSlow(receiver, &message) }
+    return next
+  }
+
+  /// ``dispatch(_:_:)`` after the current cache could not answer.
   @inline(never)
-  private func forward(_ receiver: RuntimeObject, _ message: inout Message, _ cache: MethodCache) throws {
+  private func dispatchSlow(_ receiver: RuntimeObject, _ message: inout Message) throws -> Unmanaged<RuntimeObject>? {
+    let cache = completeCache()
+    if try cache.invoke(receiver, &message) { return nil }
     if cache.forwardsToProxyForwardee, let target = ProxyState.fastForwardee(of: receiver, for: message.selector) {
-      try target._withUnsafeGuaranteedRef { try $0.dispatch(&message) }
-      return
+      return target
     }
     try forwardSlow(receiver, &message, cache)
+    return nil
   }
 
   /// The forwarding steps no capture proxy took: the forwarding-target

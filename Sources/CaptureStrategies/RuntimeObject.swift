@@ -26,9 +26,11 @@ public final class RuntimeObject: Sendable {
   /// Immutable per-object storage for implementations (this model's
   /// instance variables), fixed at creation.
   public let payload: (any AnyObject & Sendable)?
-  /// `payload`, unretained, for the forwarding path; `payload` keeps it
-  /// alive and it never changes, so reading it from any thread is safe.
-  private nonisolated(unsafe) let payloadReference: Unmanaged<AnyObject>?
+  /// `payload` when it is a capture proxy's state, unretained, so that the
+  /// forwarding path reads it with one load and no type check; `payload`
+  /// keeps it alive and it never changes, so reading it from any thread is
+  /// safe.
+  let proxyState: Unmanaged<ProxyState>?
 
   /// Creates an instance of `cls`.
   ///
@@ -39,7 +41,7 @@ public final class RuntimeObject: Sendable {
   public init(class cls: RuntimeClass, payload: (any AnyObject & Sendable)? = nil) {
     isa = Atomic(Unmanaged.passRetained(cls))
     self.payload = payload
-    self.payloadReference = payload.map { Unmanaged.passUnretained($0 as AnyObject) }
+    self.proxyState = (payload as? ProxyState).map { Unmanaged.passUnretained($0) }
     cls.instanceCounter.add(1, ordering: .relaxed)
   }
 
@@ -98,17 +100,6 @@ public final class RuntimeObject: Sendable {
     return unsafeDowncast(payload, to: T.self)
   }
 
-  /// Calls `body` with the payload as `T` without retaining it, or returns
-  /// `nil` when the payload is not exactly a `T`.
-  @inline(__always)
-  func withPayload<T: AnyObject, Result>(as type: T.Type, _ body: (T) -> Result) -> Result? {
-    guard let payloadReference else { return nil }
-    return payloadReference._withUnsafeGuaranteedRef { payload in
-      guard ObjectIdentifier(Swift.type(of: payload)) == ObjectIdentifier(T.self) else { return nil }
-      return body(unsafeDowncast(payload, to: T.self))
-    }
-  }
-
   /// Delivers `message` through the object's class: cache, superclass
   /// chain, forwarding target, forward-invocation, error.
   ///
@@ -116,7 +107,17 @@ public final class RuntimeObject: Sendable {
   /// - Throws: ``CaptureStrategiesError/unrecognizedSelector(selector:className:)``
   ///   or whatever the implementation throws.
   public func dispatch(_ message: inout Message) throws {
-    try isa.load(ordering: .acquiring)._withUnsafeGuaranteedRef { try $0.dispatch(self, &message) }
+    // A capture proxy hands the message back instead of sending it on, so
+    // that a chain of proxies costs one loop iteration per proxy, not a
+    // nested call. The forwardees reached are not retained: a proxy's
+    // forwardee must outlive every send through the proxy (see
+    // ``ProxyStrategy``).
+    var next = try isa.load(ordering: .acquiring)._withUnsafeGuaranteedRef { try $0.dispatch(self, &message) }
+    while let target = next {
+      next = try target._withUnsafeGuaranteedRef { target in
+        try target.isa.load(ordering: .acquiring)._withUnsafeGuaranteedRef { try $0.dispatch(target, &message) }
+      }
+    }
   }
 
   @inline(__always)

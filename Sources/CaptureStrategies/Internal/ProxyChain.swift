@@ -8,11 +8,15 @@ final class ProxyState: Sendable {
   /// Changes when a proxy below this one leaves the chain (``relink(to:)``).
   let forwardeeSlot: Atomic<Unmanaged<RuntimeObject>?>
   let strategy: ProxyStrategy
+  /// `strategy.capturedIDs`, read without going through the strategy
+  /// (which `strategy` keeps alive).
+  nonisolated(unsafe) let capturedIDs: UnsafeMutableBufferPointer<Bool>
   let capturing = Atomic<Bool>(true)
   let watchKey = makeStrategyID()
 
   init(strategy: ProxyStrategy, forwardee: RuntimeObject) {
     self.strategy = strategy
+    self.capturedIDs = strategy.capturedIDs
     self.forwardeeSlot = Atomic(Unmanaged.passUnretained(forwardee))
   }
 
@@ -47,18 +51,16 @@ final class ProxyState: Sendable {
   /// (forward-invocation then decides).
   @inline(__always)
   static func fastForwardee(of proxy: RuntimeObject, for selector: RuntimeSelector) -> Unmanaged<RuntimeObject>? {
-    proxy.withPayload(as: ProxyState.self) { state in
+    guard let state = proxy.proxyState else { return nil }
+    return state._withUnsafeGuaranteedRef { state in
       guard !state.captures(selector) else { return nil }
       return state.forwardeeSlot.load(ordering: .acquiring)
-    } ?? nil
+    }
   }
 
   @inline(__always)
   func captures(_ selector: RuntimeSelector) -> Bool {
-    Unmanaged.passUnretained(strategy)._withUnsafeGuaranteedRef { strategy in
-      let captured = strategy.capturedIDs
-      return selector.id < captured.count && captured[selector.id] && capturing.load(ordering: .relaxed)
-    }
+    selector.id < capturedIDs.count && capturedIDs[selector.id] && capturing.load(ordering: .relaxed)
   }
 }
 
