@@ -178,26 +178,11 @@ extension DelegateProxy {
     defer { endReadingHooks(hooks) }
     guard hooks.runsPlainly else {
       if hooks.insteadCount > 0 && !hooks.needsPackPath && !hooks.needsInvocation {
-        // Inline, so that `original` holds this call's closures as they are: out of line, each
-        // would be wrapped in a context of its own, one more allocation per call.
+        // Typed instead hooks: inlined here (see `runTypedHooks0`), not left to the checked path.
         #if DEBUG
           self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
         #endif
-        if let typeWide = hooks.typeWide { runBefore0(of: typeWide) }
-        if let instance = hooks.instance { runBefore0(of: instance) }
-        let outcome: Swift.Result<Result, Failure>
-        do throws(Failure) {
-          if hooks.insteadCount > 0 {
-            outcome = .success(try runInstead0(hooks, from: 0, method, path, orElse: fallback, to: call))
-          } else {
-            outcome = .success(try callForwardee0(path, method.selector, orElse: fallback, to: call))
-          }
-        } catch {
-          outcome = .failure(error)
-        }
-        if let typeWide = hooks.typeWide { runAfter0(of: typeWide, outcome) }
-        if let instance = hooks.instance { runAfter0(of: instance, outcome) }
-        return try outcome.get()
+        return try runTypedHooks0(hooks, path, method, orElse: fallback, to: call)
       }
       return try runCheckedHooks0(hooks, path, method, reifier, orElse: fallback, to: call)
     }
@@ -235,6 +220,20 @@ extension DelegateProxy {
     if hooks.needsInvocation, let reifier = reifier() {
       return try runReifying0(hooks, path, method, reifier, orElse: fallback, to: call)
     }
+    return try runTypedHooks0(hooks, path, method, orElse: fallback, to: call)
+  }
+
+  /// Runs typed hooks stored at this arity entry by entry, checking each (run-once, kind): before
+  /// hooks, the instead chain or the forwardee, after hooks. Transparent, inlined where it is called
+  /// before any optimisation, as if written there: in `forwardHooked0`, an instead hook's
+  /// `original` then holds that call's closures as they are. `@inline(__always)` inlines it too
+  /// late for that: the closures are wrapped in a context of their own first, one more allocation
+  /// per call.
+  @_alwaysEmitIntoClient @_transparent
+  internal final func runTypedHooks0<Result, Failure: Error>(
+    _ hooks: CallHooks, _ path: ForwardingPath?, _ method: ProxyMethod,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if let typeWide = hooks.typeWide { runBefore0(of: typeWide) }
     if let instance = hooks.instance { runBefore0(of: instance) }
     let outcome: Swift.Result<Result, Failure>
@@ -597,26 +596,11 @@ extension DelegateProxy {
     defer { endReadingHooks(hooks) }
     guard hooks.runsPlainly else {
       if hooks.insteadCount > 0 && !hooks.needsPackPath && !hooks.needsInvocation {
-        // Inline, so that `original` holds this call's closures as they are: out of line, each
-        // would be wrapped in a context of its own, one more allocation per call.
+        // Typed instead hooks: inlined here (see `runTypedHooks1`), not left to the checked path.
         #if DEBUG
           self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
         #endif
-        if let typeWide = hooks.typeWide { runBefore1(of: typeWide, a0) }
-        if let instance = hooks.instance { runBefore1(of: instance, a0) }
-        let outcome: Swift.Result<Result, Failure>
-        do throws(Failure) {
-          if hooks.insteadCount > 0 {
-            outcome = .success(try runInstead1(hooks, from: 0, method, path, a0, orElse: fallback, to: call))
-          } else {
-            outcome = .success(try callForwardee1(path, method.selector, a0, orElse: fallback, to: call))
-          }
-        } catch {
-          outcome = .failure(error)
-        }
-        if let typeWide = hooks.typeWide { runAfter1(of: typeWide, outcome, a0) }
-        if let instance = hooks.instance { runAfter1(of: instance, outcome, a0) }
-        return try outcome.get()
+        return try runTypedHooks1(hooks, path, method, a0, orElse: fallback, to: call)
       }
       return try runCheckedHooks1(hooks, path, method, reifier, a0, orElse: fallback, to: call)
     }
@@ -654,6 +638,20 @@ extension DelegateProxy {
     if hooks.needsInvocation, let reifier = reifier() {
       return try runReifying1(hooks, path, method, reifier, a0, orElse: fallback, to: call)
     }
+    return try runTypedHooks1(hooks, path, method, a0, orElse: fallback, to: call)
+  }
+
+  /// Runs typed hooks stored at this arity entry by entry, checking each (run-once, kind): before
+  /// hooks, the instead chain or the forwardee, after hooks. Transparent, inlined where it is called
+  /// before any optimisation, as if written there: in `forwardHooked1`, an instead hook's
+  /// `original` then holds that call's closures as they are. `@inline(__always)` inlines it too
+  /// late for that: the closures are wrapped in a context of their own first, one more allocation
+  /// per call.
+  @_alwaysEmitIntoClient @_transparent
+  internal final func runTypedHooks1<A0, Result, Failure: Error>(
+    _ hooks: CallHooks, _ path: ForwardingPath?, _ method: ProxyMethod, _ a0: A0,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if let typeWide = hooks.typeWide { runBefore1(of: typeWide, a0) }
     if let instance = hooks.instance { runBefore1(of: instance, a0) }
     let outcome: Swift.Result<Result, Failure>
@@ -1020,26 +1018,11 @@ extension DelegateProxy {
     defer { endReadingHooks(hooks) }
     guard hooks.runsPlainly else {
       if hooks.insteadCount > 0 && !hooks.needsPackPath && !hooks.needsInvocation {
-        // Inline, so that `original` holds this call's closures as they are: out of line, each
-        // would be wrapped in a context of its own, one more allocation per call.
+        // Typed instead hooks: inlined here (see `runTypedHooks2`), not left to the checked path.
         #if DEBUG
           self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
         #endif
-        if let typeWide = hooks.typeWide { runBefore2(of: typeWide, a0, a1) }
-        if let instance = hooks.instance { runBefore2(of: instance, a0, a1) }
-        let outcome: Swift.Result<Result, Failure>
-        do throws(Failure) {
-          if hooks.insteadCount > 0 {
-            outcome = .success(try runInstead2(hooks, from: 0, method, path, a0, a1, orElse: fallback, to: call))
-          } else {
-            outcome = .success(try callForwardee2(path, method.selector, a0, a1, orElse: fallback, to: call))
-          }
-        } catch {
-          outcome = .failure(error)
-        }
-        if let typeWide = hooks.typeWide { runAfter2(of: typeWide, outcome, a0, a1) }
-        if let instance = hooks.instance { runAfter2(of: instance, outcome, a0, a1) }
-        return try outcome.get()
+        return try runTypedHooks2(hooks, path, method, a0, a1, orElse: fallback, to: call)
       }
       return try runCheckedHooks2(hooks, path, method, reifier, a0, a1, orElse: fallback, to: call)
     }
@@ -1081,6 +1064,20 @@ extension DelegateProxy {
     if hooks.needsInvocation, let reifier = reifier() {
       return try runReifying2(hooks, path, method, reifier, a0, a1, orElse: fallback, to: call)
     }
+    return try runTypedHooks2(hooks, path, method, a0, a1, orElse: fallback, to: call)
+  }
+
+  /// Runs typed hooks stored at this arity entry by entry, checking each (run-once, kind): before
+  /// hooks, the instead chain or the forwardee, after hooks. Transparent, inlined where it is called
+  /// before any optimisation, as if written there: in `forwardHooked2`, an instead hook's
+  /// `original` then holds that call's closures as they are. `@inline(__always)` inlines it too
+  /// late for that: the closures are wrapped in a context of their own first, one more allocation
+  /// per call.
+  @_alwaysEmitIntoClient @_transparent
+  internal final func runTypedHooks2<A0, A1, Result, Failure: Error>(
+    _ hooks: CallHooks, _ path: ForwardingPath?, _ method: ProxyMethod, _ a0: A0, _ a1: A1,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if let typeWide = hooks.typeWide { runBefore2(of: typeWide, a0, a1) }
     if let instance = hooks.instance { runBefore2(of: instance, a0, a1) }
     let outcome: Swift.Result<Result, Failure>
@@ -1456,26 +1453,11 @@ extension DelegateProxy {
     defer { endReadingHooks(hooks) }
     guard hooks.runsPlainly else {
       if hooks.insteadCount > 0 && !hooks.needsPackPath && !hooks.needsInvocation {
-        // Inline, so that `original` holds this call's closures as they are: out of line, each
-        // would be wrapped in a context of its own, one more allocation per call.
+        // Typed instead hooks: inlined here (see `runTypedHooks3`), not left to the checked path.
         #if DEBUG
           self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
         #endif
-        if let typeWide = hooks.typeWide { runBefore3(of: typeWide, a0, a1, a2) }
-        if let instance = hooks.instance { runBefore3(of: instance, a0, a1, a2) }
-        let outcome: Swift.Result<Result, Failure>
-        do throws(Failure) {
-          if hooks.insteadCount > 0 {
-            outcome = .success(try runInstead3(hooks, from: 0, method, path, a0, a1, a2, orElse: fallback, to: call))
-          } else {
-            outcome = .success(try callForwardee3(path, method.selector, a0, a1, a2, orElse: fallback, to: call))
-          }
-        } catch {
-          outcome = .failure(error)
-        }
-        if let typeWide = hooks.typeWide { runAfter3(of: typeWide, outcome, a0, a1, a2) }
-        if let instance = hooks.instance { runAfter3(of: instance, outcome, a0, a1, a2) }
-        return try outcome.get()
+        return try runTypedHooks3(hooks, path, method, a0, a1, a2, orElse: fallback, to: call)
       }
       return try runCheckedHooks3(hooks, path, method, reifier, a0, a1, a2, orElse: fallback, to: call)
     }
@@ -1518,6 +1500,20 @@ extension DelegateProxy {
     if hooks.needsInvocation, let reifier = reifier() {
       return try runReifying3(hooks, path, method, reifier, a0, a1, a2, orElse: fallback, to: call)
     }
+    return try runTypedHooks3(hooks, path, method, a0, a1, a2, orElse: fallback, to: call)
+  }
+
+  /// Runs typed hooks stored at this arity entry by entry, checking each (run-once, kind): before
+  /// hooks, the instead chain or the forwardee, after hooks. Transparent, inlined where it is called
+  /// before any optimisation, as if written there: in `forwardHooked3`, an instead hook's
+  /// `original` then holds that call's closures as they are. `@inline(__always)` inlines it too
+  /// late for that: the closures are wrapped in a context of their own first, one more allocation
+  /// per call.
+  @_alwaysEmitIntoClient @_transparent
+  internal final func runTypedHooks3<A0, A1, A2, Result, Failure: Error>(
+    _ hooks: CallHooks, _ path: ForwardingPath?, _ method: ProxyMethod, _ a0: A0, _ a1: A1, _ a2: A2,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if let typeWide = hooks.typeWide { runBefore3(of: typeWide, a0, a1, a2) }
     if let instance = hooks.instance { runBefore3(of: instance, a0, a1, a2) }
     let outcome: Swift.Result<Result, Failure>
@@ -1898,27 +1894,11 @@ extension DelegateProxy {
     defer { endReadingHooks(hooks) }
     guard hooks.runsPlainly else {
       if hooks.insteadCount > 0 && !hooks.needsPackPath && !hooks.needsInvocation {
-        // Inline, so that `original` holds this call's closures as they are: out of line, each
-        // would be wrapped in a context of its own, one more allocation per call.
+        // Typed instead hooks: inlined here (see `runTypedHooks4`), not left to the checked path.
         #if DEBUG
           self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
         #endif
-        if let typeWide = hooks.typeWide { runBefore4(of: typeWide, a0, a1, a2, a3) }
-        if let instance = hooks.instance { runBefore4(of: instance, a0, a1, a2, a3) }
-        let outcome: Swift.Result<Result, Failure>
-        do throws(Failure) {
-          if hooks.insteadCount > 0 {
-            outcome = .success(
-              try runInstead4(hooks, from: 0, method, path, a0, a1, a2, a3, orElse: fallback, to: call))
-          } else {
-            outcome = .success(try callForwardee4(path, method.selector, a0, a1, a2, a3, orElse: fallback, to: call))
-          }
-        } catch {
-          outcome = .failure(error)
-        }
-        if let typeWide = hooks.typeWide { runAfter4(of: typeWide, outcome, a0, a1, a2, a3) }
-        if let instance = hooks.instance { runAfter4(of: instance, outcome, a0, a1, a2, a3) }
-        return try outcome.get()
+        return try runTypedHooks4(hooks, path, method, a0, a1, a2, a3, orElse: fallback, to: call)
       }
       return try runCheckedHooks4(hooks, path, method, reifier, a0, a1, a2, a3, orElse: fallback, to: call)
     }
@@ -1962,6 +1942,20 @@ extension DelegateProxy {
     if hooks.needsInvocation, let reifier = reifier() {
       return try runReifying4(hooks, path, method, reifier, a0, a1, a2, a3, orElse: fallback, to: call)
     }
+    return try runTypedHooks4(hooks, path, method, a0, a1, a2, a3, orElse: fallback, to: call)
+  }
+
+  /// Runs typed hooks stored at this arity entry by entry, checking each (run-once, kind): before
+  /// hooks, the instead chain or the forwardee, after hooks. Transparent, inlined where it is called
+  /// before any optimisation, as if written there: in `forwardHooked4`, an instead hook's
+  /// `original` then holds that call's closures as they are. `@inline(__always)` inlines it too
+  /// late for that: the closures are wrapped in a context of their own first, one more allocation
+  /// per call.
+  @_alwaysEmitIntoClient @_transparent
+  internal final func runTypedHooks4<A0, A1, A2, A3, Result, Failure: Error>(
+    _ hooks: CallHooks, _ path: ForwardingPath?, _ method: ProxyMethod, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if let typeWide = hooks.typeWide { runBefore4(of: typeWide, a0, a1, a2, a3) }
     if let instance = hooks.instance { runBefore4(of: instance, a0, a1, a2, a3) }
     let outcome: Swift.Result<Result, Failure>
@@ -2354,28 +2348,11 @@ extension DelegateProxy {
     defer { endReadingHooks(hooks) }
     guard hooks.runsPlainly else {
       if hooks.insteadCount > 0 && !hooks.needsPackPath && !hooks.needsInvocation {
-        // Inline, so that `original` holds this call's closures as they are: out of line, each
-        // would be wrapped in a context of its own, one more allocation per call.
+        // Typed instead hooks: inlined here (see `runTypedHooks5`), not left to the checked path.
         #if DEBUG
           self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
         #endif
-        if let typeWide = hooks.typeWide { runBefore5(of: typeWide, a0, a1, a2, a3, a4) }
-        if let instance = hooks.instance { runBefore5(of: instance, a0, a1, a2, a3, a4) }
-        let outcome: Swift.Result<Result, Failure>
-        do throws(Failure) {
-          if hooks.insteadCount > 0 {
-            outcome = .success(
-              try runInstead5(hooks, from: 0, method, path, a0, a1, a2, a3, a4, orElse: fallback, to: call))
-          } else {
-            outcome = .success(
-              try callForwardee5(path, method.selector, a0, a1, a2, a3, a4, orElse: fallback, to: call))
-          }
-        } catch {
-          outcome = .failure(error)
-        }
-        if let typeWide = hooks.typeWide { runAfter5(of: typeWide, outcome, a0, a1, a2, a3, a4) }
-        if let instance = hooks.instance { runAfter5(of: instance, outcome, a0, a1, a2, a3, a4) }
-        return try outcome.get()
+        return try runTypedHooks5(hooks, path, method, a0, a1, a2, a3, a4, orElse: fallback, to: call)
       }
       return try runCheckedHooks5(hooks, path, method, reifier, a0, a1, a2, a3, a4, orElse: fallback, to: call)
     }
@@ -2419,6 +2396,21 @@ extension DelegateProxy {
     if hooks.needsInvocation, let reifier = reifier() {
       return try runReifying5(hooks, path, method, reifier, a0, a1, a2, a3, a4, orElse: fallback, to: call)
     }
+    return try runTypedHooks5(hooks, path, method, a0, a1, a2, a3, a4, orElse: fallback, to: call)
+  }
+
+  /// Runs typed hooks stored at this arity entry by entry, checking each (run-once, kind): before
+  /// hooks, the instead chain or the forwardee, after hooks. Transparent, inlined where it is called
+  /// before any optimisation, as if written there: in `forwardHooked5`, an instead hook's
+  /// `original` then holds that call's closures as they are. `@inline(__always)` inlines it too
+  /// late for that: the closures are wrapped in a context of their own first, one more allocation
+  /// per call.
+  @_alwaysEmitIntoClient @_transparent
+  internal final func runTypedHooks5<A0, A1, A2, A3, A4, Result, Failure: Error>(
+    _ hooks: CallHooks, _ path: ForwardingPath?, _ method: ProxyMethod, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
+    _ a4: A4,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3, A4) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if let typeWide = hooks.typeWide { runBefore5(of: typeWide, a0, a1, a2, a3, a4) }
     if let instance = hooks.instance { runBefore5(of: instance, a0, a1, a2, a3, a4) }
     let outcome: Swift.Result<Result, Failure>
@@ -2825,28 +2817,11 @@ extension DelegateProxy {
     defer { endReadingHooks(hooks) }
     guard hooks.runsPlainly else {
       if hooks.insteadCount > 0 && !hooks.needsPackPath && !hooks.needsInvocation {
-        // Inline, so that `original` holds this call's closures as they are: out of line, each
-        // would be wrapped in a context of its own, one more allocation per call.
+        // Typed instead hooks: inlined here (see `runTypedHooks6`), not left to the checked path.
         #if DEBUG
           self.hooks.arityPathCalls.wrappingAdd(1, ordering: .relaxed)
         #endif
-        if let typeWide = hooks.typeWide { runBefore6(of: typeWide, a0, a1, a2, a3, a4, a5) }
-        if let instance = hooks.instance { runBefore6(of: instance, a0, a1, a2, a3, a4, a5) }
-        let outcome: Swift.Result<Result, Failure>
-        do throws(Failure) {
-          if hooks.insteadCount > 0 {
-            outcome = .success(
-              try runInstead6(hooks, from: 0, method, path, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call))
-          } else {
-            outcome = .success(
-              try callForwardee6(path, method.selector, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call))
-          }
-        } catch {
-          outcome = .failure(error)
-        }
-        if let typeWide = hooks.typeWide { runAfter6(of: typeWide, outcome, a0, a1, a2, a3, a4, a5) }
-        if let instance = hooks.instance { runAfter6(of: instance, outcome, a0, a1, a2, a3, a4, a5) }
-        return try outcome.get()
+        return try runTypedHooks6(hooks, path, method, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
       }
       return try runCheckedHooks6(hooks, path, method, reifier, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
     }
@@ -2890,6 +2865,21 @@ extension DelegateProxy {
     if hooks.needsInvocation, let reifier = reifier() {
       return try runReifying6(hooks, path, method, reifier, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
     }
+    return try runTypedHooks6(hooks, path, method, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
+  }
+
+  /// Runs typed hooks stored at this arity entry by entry, checking each (run-once, kind): before
+  /// hooks, the instead chain or the forwardee, after hooks. Transparent, inlined where it is called
+  /// before any optimisation, as if written there: in `forwardHooked6`, an instead hook's
+  /// `original` then holds that call's closures as they are. `@inline(__always)` inlines it too
+  /// late for that: the closures are wrapped in a context of their own first, one more allocation
+  /// per call.
+  @_alwaysEmitIntoClient @_transparent
+  internal final func runTypedHooks6<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
+    _ hooks: CallHooks, _ path: ForwardingPath?, _ method: ProxyMethod, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3,
+    _ a4: A4, _ a5: A5,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, A0, A1, A2, A3, A4, A5) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if let typeWide = hooks.typeWide { runBefore6(of: typeWide, a0, a1, a2, a3, a4, a5) }
     if let instance = hooks.instance { runBefore6(of: instance, a0, a1, a2, a3, a4, a5) }
     let outcome: Swift.Result<Result, Failure>
