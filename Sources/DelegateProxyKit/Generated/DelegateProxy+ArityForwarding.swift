@@ -317,8 +317,8 @@ extension DelegateProxy {
   internal final func runBeforeBoxes0(
     _ boxes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer>
   ) {
-    for box in boxes {
-      Unmanaged<ArgumentsHook0>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body() }
+    for arityBox in boxes {
+      Unmanaged<ArgumentsHook0>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body() }
     }
   }
 
@@ -362,17 +362,17 @@ extension DelegateProxy {
     if !boxes.isEmpty {
       switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
       case .arguments:
-        for box in boxes {
-          Unmanaged<ArgumentsHook0>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body() }
+        for arityBox in boxes {
+          Unmanaged<ArgumentsHook0>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body() }
         }
       case .value:
         guard case .success(let value) = outcome else { return }
-        for box in boxes {
-          Unmanaged<ResultHook0<Result>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(value) }
+        for arityBox in boxes {
+          Unmanaged<ResultHook0<Result>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(value) }
         }
       case .outcome:
-        for box in boxes {
-          Unmanaged<ResultHook0<Swift.Result<Result, Failure>>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+        for arityBox in boxes {
+          Unmanaged<ResultHook0<Swift.Result<Result, Failure>>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
             $0.body(outcome)
           }
         }
@@ -735,8 +735,8 @@ extension DelegateProxy {
   internal final func runBeforeBoxes1<A0>(
     _ boxes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer>, _ a0: A0
   ) {
-    for box in boxes {
-      Unmanaged<ArgumentsHook1<A0>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0) }
+    for arityBox in boxes {
+      Unmanaged<ArgumentsHook1<A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0) }
     }
   }
 
@@ -780,17 +780,17 @@ extension DelegateProxy {
     if !boxes.isEmpty {
       switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
       case .arguments:
-        for box in boxes {
-          Unmanaged<ArgumentsHook1<A0>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0) }
+        for arityBox in boxes {
+          Unmanaged<ArgumentsHook1<A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0) }
         }
       case .value:
         guard case .success(let value) = outcome else { return }
-        for box in boxes {
-          Unmanaged<ResultHook1<Result, A0>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(value, a0) }
+        for arityBox in boxes {
+          Unmanaged<ResultHook1<Result, A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(value, a0) }
         }
       case .outcome:
-        for box in boxes {
-          Unmanaged<ResultHook1<Swift.Result<Result, Failure>, A0>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+        for arityBox in boxes {
+          Unmanaged<ResultHook1<Swift.Result<Result, Failure>, A0>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
             $0.body(outcome, a0)
           }
         }
@@ -1161,8 +1161,8 @@ extension DelegateProxy {
   internal final func runBeforeBoxes2<A0, A1>(
     _ boxes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer>, _ a0: A0, _ a1: A1
   ) {
-    for box in boxes {
-      Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
+    for arityBox in boxes {
+      Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
     }
   }
 
@@ -1206,17 +1206,19 @@ extension DelegateProxy {
     if !boxes.isEmpty {
       switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
       case .arguments:
-        for box in boxes {
-          Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
+        for arityBox in boxes {
+          Unmanaged<ArgumentsHook2<A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1) }
         }
       case .value:
         guard case .success(let value) = outcome else { return }
-        for box in boxes {
-          Unmanaged<ResultHook2<Result, A0, A1>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(value, a0, a1) }
+        for arityBox in boxes {
+          Unmanaged<ResultHook2<Result, A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+            $0.body(value, a0, a1)
+          }
         }
       case .outcome:
-        for box in boxes {
-          Unmanaged<ResultHook2<Swift.Result<Result, Failure>, A0, A1>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+        for arityBox in boxes {
+          Unmanaged<ResultHook2<Swift.Result<Result, Failure>, A0, A1>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
             $0.body(outcome, a0, a1)
           }
         }
@@ -1597,8 +1599,8 @@ extension DelegateProxy {
   internal final func runBeforeBoxes3<A0, A1, A2>(
     _ boxes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer>, _ a0: A0, _ a1: A1, _ a2: A2
   ) {
-    for box in boxes {
-      Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
+    for arityBox in boxes {
+      Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
     }
   }
 
@@ -1642,21 +1644,20 @@ extension DelegateProxy {
     if !boxes.isEmpty {
       switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
       case .arguments:
-        for box in boxes {
-          Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
+        for arityBox in boxes {
+          Unmanaged<ArgumentsHook3<A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2) }
         }
       case .value:
         guard case .success(let value) = outcome else { return }
-        for box in boxes {
-          Unmanaged<ResultHook3<Result, A0, A1, A2>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+        for arityBox in boxes {
+          Unmanaged<ResultHook3<Result, A0, A1, A2>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
             $0.body(value, a0, a1, a2)
           }
         }
       case .outcome:
-        for box in boxes {
-          Unmanaged<ResultHook3<Swift.Result<Result, Failure>, A0, A1, A2>>.fromOpaque(box)._withUnsafeGuaranteedRef {
-            $0.body(outcome, a0, a1, a2)
-          }
+        for arityBox in boxes {
+          Unmanaged<ResultHook3<Swift.Result<Result, Failure>, A0, A1, A2>>.fromOpaque(arityBox)
+            ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2) }
         }
       default:
         // Only typed before and after hooks have arity boxes.
@@ -2042,8 +2043,10 @@ extension DelegateProxy {
   internal final func runBeforeBoxes4<A0, A1, A2, A3>(
     _ boxes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3
   ) {
-    for box in boxes {
-      Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2, a3) }
+    for arityBox in boxes {
+      Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+        $0.body(a0, a1, a2, a3)
+      }
     }
   }
 
@@ -2089,20 +2092,22 @@ extension DelegateProxy {
     if !boxes.isEmpty {
       switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
       case .arguments:
-        for box in boxes {
-          Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.body(a0, a1, a2, a3) }
+        for arityBox in boxes {
+          Unmanaged<ArgumentsHook4<A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
+            $0.body(a0, a1, a2, a3)
+          }
         }
       case .value:
         guard case .success(let value) = outcome else { return }
-        for box in boxes {
-          Unmanaged<ResultHook4<Result, A0, A1, A2, A3>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+        for arityBox in boxes {
+          Unmanaged<ResultHook4<Result, A0, A1, A2, A3>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
             $0.body(value, a0, a1, a2, a3)
           }
         }
       case .outcome:
-        for box in boxes {
-          Unmanaged<ResultHook4<Swift.Result<Result, Failure>, A0, A1, A2, A3>>.fromOpaque(box)._withUnsafeGuaranteedRef
-          { $0.body(outcome, a0, a1, a2, a3) }
+        for arityBox in boxes {
+          Unmanaged<ResultHook4<Swift.Result<Result, Failure>, A0, A1, A2, A3>>.fromOpaque(arityBox)
+            ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3) }
         }
       default:
         // Only typed before and after hooks have arity boxes.
@@ -2498,8 +2503,8 @@ extension DelegateProxy {
   internal final func runBeforeBoxes5<A0, A1, A2, A3, A4>(
     _ boxes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4
   ) {
-    for box in boxes {
-      Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+    for arityBox in boxes {
+      Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
         $0.body(a0, a1, a2, a3, a4)
       }
     }
@@ -2551,21 +2556,21 @@ extension DelegateProxy {
     if !boxes.isEmpty {
       switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
       case .arguments:
-        for box in boxes {
-          Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+        for arityBox in boxes {
+          Unmanaged<ArgumentsHook5<A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
             $0.body(a0, a1, a2, a3, a4)
           }
         }
       case .value:
         guard case .success(let value) = outcome else { return }
-        for box in boxes {
-          Unmanaged<ResultHook5<Result, A0, A1, A2, A3, A4>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+        for arityBox in boxes {
+          Unmanaged<ResultHook5<Result, A0, A1, A2, A3, A4>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
             $0.body(value, a0, a1, a2, a3, a4)
           }
         }
       case .outcome:
-        for box in boxes {
-          Unmanaged<ResultHook5<Swift.Result<Result, Failure>, A0, A1, A2, A3, A4>>.fromOpaque(box)
+        for arityBox in boxes {
+          Unmanaged<ResultHook5<Swift.Result<Result, Failure>, A0, A1, A2, A3, A4>>.fromOpaque(arityBox)
             ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3, a4) }
         }
       default:
@@ -2970,8 +2975,8 @@ extension DelegateProxy {
     _ boxes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer>, _ a0: A0, _ a1: A1, _ a2: A2, _ a3: A3, _ a4: A4,
     _ a5: A5
   ) {
-    for box in boxes {
-      Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+    for arityBox in boxes {
+      Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
         $0.body(a0, a1, a2, a3, a4, a5)
       }
     }
@@ -3023,21 +3028,21 @@ extension DelegateProxy {
     if !boxes.isEmpty {
       switch hooks._withUnsafeGuaranteedRef({ $0.afterArityKind }) {
       case .arguments:
-        for box in boxes {
-          Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+        for arityBox in boxes {
+          Unmanaged<ArgumentsHook6<A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
             $0.body(a0, a1, a2, a3, a4, a5)
           }
         }
       case .value:
         guard case .success(let value) = outcome else { return }
-        for box in boxes {
-          Unmanaged<ResultHook6<Result, A0, A1, A2, A3, A4, A5>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+        for arityBox in boxes {
+          Unmanaged<ResultHook6<Result, A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)._withUnsafeGuaranteedRef {
             $0.body(value, a0, a1, a2, a3, a4, a5)
           }
         }
       case .outcome:
-        for box in boxes {
-          Unmanaged<ResultHook6<Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5>>.fromOpaque(box)
+        for arityBox in boxes {
+          Unmanaged<ResultHook6<Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5>>.fromOpaque(arityBox)
             ._withUnsafeGuaranteedRef { $0.body(outcome, a0, a1, a2, a3, a4, a5) }
         }
       default:

@@ -42,15 +42,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return withLinkedProxy { (forwardee) in call(forwardee, repeat each arguments) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return }
-        return call(forwardee, repeat each arguments)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
-      defer { path.pop() }
-      guard let forwardee else { return }
-      return call(forwardee, repeat each arguments)
+      return callLinkedForwardee(nil, link, method().selector, repeat each arguments, orElse: {}, to: call)
     }
     let method = method()
     forwardHooked(method, { method.reifier }, repeat each arguments, orElse: {}, to: call)
@@ -96,15 +88,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return withLinkedProxy { (forwardee) in call(forwardee, repeat each arguments) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return fallback() }
-        return call(forwardee, repeat each arguments)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return fallback() }
-      defer { path.pop() }
-      guard let forwardee else { return fallback() }
-      return call(forwardee, repeat each arguments)
+      return callLinkedForwardee(nil, link, method().selector, repeat each arguments, orElse: fallback, to: call)
     }
     let method = method()
     return forwardHooked(method, { method.reifier }, repeat each arguments, orElse: fallback, to: call)
@@ -149,15 +133,8 @@ extension DelegateProxy {
         defer { path.pop() }
         return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, repeat each arguments) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return }
-        return try call(forwardee, repeat each arguments)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return }
-      defer { path.pop() }
-      guard let forwardee else { return }
-      return try call(forwardee, repeat each arguments)
+      return try callLinkedForwardee(
+        nil, link, method().selector, repeat each arguments, orElse: { () throws(Failure) in }, to: call)
     }
     let method = method()
     try forwardHooked(method, { method.reifier }, repeat each arguments, orElse: { () throws(Failure) in }, to: call)
@@ -207,15 +184,7 @@ extension DelegateProxy {
         defer { path.pop() }
         return try withLinkedProxy { (forwardee) throws(Failure) in try call(forwardee, repeat each arguments) }
       }
-      let (forwardee, target) = sharedProxy.lockedForwardee()
-      guard target != 0 else {
-        guard let forwardee else { return try fallback() }
-        return try call(forwardee, repeat each arguments)
-      }
-      guard let path = enterChain(nil, link: target, method: method().selector) else { return try fallback() }
-      defer { path.pop() }
-      guard let forwardee else { return try fallback() }
-      return try call(forwardee, repeat each arguments)
+      return try callLinkedForwardee(nil, link, method().selector, repeat each arguments, orElse: fallback, to: call)
     }
     let method = method()
     return try forwardHooked(method, { method.reifier }, repeat each arguments, orElse: fallback, to: call)
@@ -265,6 +234,18 @@ extension DelegateProxy {
       guard let forwardee = weakForwardee else { return try fallback() }
       return try call(forwardee, repeat each arguments)
     }
+    return try callLinkedForwardee(path, link, selector(), repeat each arguments, orElse: fallback, to: call)
+  }
+
+  /// ``callForwardee(_:_:_:orElse:to:)`` when the forwardee is a proxy (`link` is not 0): through
+  /// the loop guard. The one body of the ``SendableDelegateProxy`` link's branch for every call of
+  /// the parameter-pack path, hooked or not. Specialised but kept out of line, as its arity
+  /// versions are: the rarer branch, which inlined would make the forward too large to inline.
+  @inlinable @inline(never)
+  internal final func callLinkedForwardee<each Argument, Result, Failure: Error>(
+    _ path: ForwardingPath?, _ link: UInt, _ selector: @autoclosure () -> String, _ arguments: repeat each Argument,
+    orElse fallback: () throws(Failure) -> Result, to call: (Delegate, repeat each Argument) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if link != ForwardeeLink.shared {
       guard let path = enterChain(path, link: link, method: selector()) else { return try fallback() }
       defer { path.pop() }
