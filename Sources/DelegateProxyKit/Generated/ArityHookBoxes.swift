@@ -7,6 +7,7 @@
 internal final class ArgumentsHook0 {
   @usableFromInline let body: () -> Void
 
+  @usableFromInline
   init(_ body: @escaping () -> Void) {
     self.body = body
   }
@@ -18,6 +19,7 @@ internal final class ArgumentsHook0 {
 internal final class ResultHook0<Outcome> {
   @usableFromInline let body: (Outcome) -> Void
 
+  @usableFromInline
   init(_ body: @escaping (Outcome) -> Void) {
     self.body = body
   }
@@ -29,6 +31,7 @@ internal final class ResultHook0<Outcome> {
 internal final class ArgumentsHook1<A0> {
   @usableFromInline let body: (A0) -> Void
 
+  @usableFromInline
   init(_ body: @escaping (A0) -> Void) {
     self.body = body
   }
@@ -40,6 +43,7 @@ internal final class ArgumentsHook1<A0> {
 internal final class ResultHook1<Outcome, A0> {
   @usableFromInline let body: (Outcome, A0) -> Void
 
+  @usableFromInline
   init(_ body: @escaping (Outcome, A0) -> Void) {
     self.body = body
   }
@@ -51,6 +55,7 @@ internal final class ResultHook1<Outcome, A0> {
 internal final class ArgumentsHook2<A0, A1> {
   @usableFromInline let body: (A0, A1) -> Void
 
+  @usableFromInline
   init(_ body: @escaping (A0, A1) -> Void) {
     self.body = body
   }
@@ -62,6 +67,7 @@ internal final class ArgumentsHook2<A0, A1> {
 internal final class ResultHook2<Outcome, A0, A1> {
   @usableFromInline let body: (Outcome, A0, A1) -> Void
 
+  @usableFromInline
   init(_ body: @escaping (Outcome, A0, A1) -> Void) {
     self.body = body
   }
@@ -73,6 +79,7 @@ internal final class ResultHook2<Outcome, A0, A1> {
 internal final class ArgumentsHook3<A0, A1, A2> {
   @usableFromInline let body: (A0, A1, A2) -> Void
 
+  @usableFromInline
   init(_ body: @escaping (A0, A1, A2) -> Void) {
     self.body = body
   }
@@ -84,6 +91,7 @@ internal final class ArgumentsHook3<A0, A1, A2> {
 internal final class ResultHook3<Outcome, A0, A1, A2> {
   @usableFromInline let body: (Outcome, A0, A1, A2) -> Void
 
+  @usableFromInline
   init(_ body: @escaping (Outcome, A0, A1, A2) -> Void) {
     self.body = body
   }
@@ -95,6 +103,7 @@ internal final class ResultHook3<Outcome, A0, A1, A2> {
 internal final class ArgumentsHook4<A0, A1, A2, A3> {
   @usableFromInline let body: (A0, A1, A2, A3) -> Void
 
+  @usableFromInline
   init(_ body: @escaping (A0, A1, A2, A3) -> Void) {
     self.body = body
   }
@@ -106,6 +115,7 @@ internal final class ArgumentsHook4<A0, A1, A2, A3> {
 internal final class ResultHook4<Outcome, A0, A1, A2, A3> {
   @usableFromInline let body: (Outcome, A0, A1, A2, A3) -> Void
 
+  @usableFromInline
   init(_ body: @escaping (Outcome, A0, A1, A2, A3) -> Void) {
     self.body = body
   }
@@ -117,6 +127,7 @@ internal final class ResultHook4<Outcome, A0, A1, A2, A3> {
 internal final class ArgumentsHook5<A0, A1, A2, A3, A4> {
   @usableFromInline let body: (A0, A1, A2, A3, A4) -> Void
 
+  @usableFromInline
   init(_ body: @escaping (A0, A1, A2, A3, A4) -> Void) {
     self.body = body
   }
@@ -128,6 +139,7 @@ internal final class ArgumentsHook5<A0, A1, A2, A3, A4> {
 internal final class ResultHook5<Outcome, A0, A1, A2, A3, A4> {
   @usableFromInline let body: (Outcome, A0, A1, A2, A3, A4) -> Void
 
+  @usableFromInline
   init(_ body: @escaping (Outcome, A0, A1, A2, A3, A4) -> Void) {
     self.body = body
   }
@@ -139,6 +151,7 @@ internal final class ResultHook5<Outcome, A0, A1, A2, A3, A4> {
 internal final class ArgumentsHook6<A0, A1, A2, A3, A4, A5> {
   @usableFromInline let body: (A0, A1, A2, A3, A4, A5) -> Void
 
+  @usableFromInline
   init(_ body: @escaping (A0, A1, A2, A3, A4, A5) -> Void) {
     self.body = body
   }
@@ -150,6 +163,7 @@ internal final class ArgumentsHook6<A0, A1, A2, A3, A4, A5> {
 internal final class ResultHook6<Outcome, A0, A1, A2, A3, A4, A5> {
   @usableFromInline let body: (Outcome, A0, A1, A2, A3, A4, A5) -> Void
 
+  @usableFromInline
   init(_ body: @escaping (Outcome, A0, A1, A2, A3, A4, A5) -> Void) {
     self.body = body
   }

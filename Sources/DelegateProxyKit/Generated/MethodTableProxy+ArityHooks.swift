@@ -12,11 +12,11 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<Result>(
     _ method: KeyPath<Methods, DelegateMethod<Result>>, once: Bool = false, _ body: @escaping @Sendable () -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -29,11 +29,11 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter(
     _ method: KeyPath<Methods, DelegateMethod<Void>>, once: Bool = false, _ body: @escaping @Sendable () -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -46,11 +46,11 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<Result>(
     _ method: KeyPath<Methods, DelegateMethod<Result>>, once: Bool = false, _ body: @escaping @Sendable (Result) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -65,13 +65,13 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall0``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<Result>(
     _ method: KeyPath<Methods, DelegateMethod<Result>>, once: Bool = false,
     _ body: @escaping @Sendable (OriginalCall0<ProxiedDelegate, Result, Never>) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original in
         body(OriginalCall0(.packed(original)))
@@ -87,12 +87,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable () -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -105,12 +105,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -125,13 +125,13 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall0``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (OriginalCall0<ProxiedDelegate, Result, Failure>) throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original throws(Failure) in
         try body(OriginalCall0(.packed(original)))
@@ -147,11 +147,11 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Result>>, once: Bool = false, _ body: @escaping @Sendable () -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -164,11 +164,11 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Void>>, once: Bool = false, _ body: @escaping @Sendable () -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -181,12 +181,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -201,14 +201,14 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall0``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Result>>, once: Bool = false,
     _ body:
       nonisolated(nonsending) @escaping @Sendable (AsyncOriginalCall0<ProxiedDelegate, Result, Never>) async -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original async in
         await body(AsyncOriginalCall0(.packed(original)))
@@ -224,12 +224,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable () -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -242,12 +242,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -262,7 +262,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall0``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body:
@@ -270,7 +270,7 @@ extension MethodTableProxy {
       async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original async throws(Failure) in
         try await body(AsyncOriginalCall0(.packed(original)))
@@ -288,11 +288,11 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Result>>, once: Bool = false, _ body: @escaping @Sendable (A0) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -305,11 +305,11 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Void>>, once: Bool = false, _ body: @escaping @Sendable (A0) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -322,12 +322,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -342,13 +342,13 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall1``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (OriginalCall1<ProxiedDelegate, A0, Result, Never>, A0) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0 in
         body(OriginalCall1(.packed(original)), a0)
@@ -364,12 +364,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -382,12 +382,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -402,13 +402,13 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall1``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (OriginalCall1<ProxiedDelegate, A0, Result, Failure>, A0) throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0 throws(Failure) in
         try body(OriginalCall1(.packed(original)), a0)
@@ -424,12 +424,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -442,12 +442,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -460,12 +460,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -480,7 +480,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall1``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Result>>, once: Bool = false,
     _ body:
@@ -488,7 +488,7 @@ extension MethodTableProxy {
       Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0 async in
         await body(AsyncOriginalCall1(.packed(original)), a0)
@@ -504,12 +504,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -522,12 +522,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -542,7 +542,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall1``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body:
@@ -550,7 +550,7 @@ extension MethodTableProxy {
       async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0 async throws(Failure) in
         try await body(AsyncOriginalCall1(.packed(original)), a0)
@@ -568,12 +568,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -586,12 +586,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -604,12 +604,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -624,13 +624,13 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall2``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (OriginalCall2<ProxiedDelegate, A0, A1, Result, Never>, A0, A1) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1 in
         body(OriginalCall2(.packed(original)), a0, a1)
@@ -646,12 +646,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -664,12 +664,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -684,14 +684,14 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall2``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body:
       @escaping @Sendable (OriginalCall2<ProxiedDelegate, A0, A1, Result, Failure>, A0, A1) throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1 throws(Failure) in
         try body(OriginalCall2(.packed(original)), a0, a1)
@@ -707,12 +707,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -725,12 +725,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -743,12 +743,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -763,7 +763,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall2``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body:
@@ -771,7 +771,7 @@ extension MethodTableProxy {
       async -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1 async in
         await body(AsyncOriginalCall2(.packed(original)), a0, a1)
@@ -787,12 +787,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -805,12 +805,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -825,7 +825,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall2``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body:
@@ -833,7 +833,7 @@ extension MethodTableProxy {
       async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1 async throws(Failure) in
         try await body(AsyncOriginalCall2(.packed(original)), a0, a1)
@@ -851,12 +851,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -869,12 +869,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -887,12 +887,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -907,13 +907,13 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall3``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (OriginalCall3<ProxiedDelegate, A0, A1, A2, Result, Never>, A0, A1, A2) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2 in
         body(OriginalCall3(.packed(original)), a0, a1, a2)
@@ -929,12 +929,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -947,12 +947,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -967,7 +967,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall3``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body:
@@ -975,7 +975,7 @@ extension MethodTableProxy {
       Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2 throws(Failure) in
         try body(OriginalCall3(.packed(original)), a0, a1, a2)
@@ -991,12 +991,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -1009,12 +1009,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -1027,12 +1027,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -1047,7 +1047,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall3``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body:
@@ -1056,7 +1056,7 @@ extension MethodTableProxy {
       ) async -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2 async in
         await body(AsyncOriginalCall3(.packed(original)), a0, a1, a2)
@@ -1072,12 +1072,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -1090,12 +1090,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -1110,7 +1110,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall3``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1119,7 +1119,7 @@ extension MethodTableProxy {
       ) async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2 async throws(Failure) in
         try await body(AsyncOriginalCall3(.packed(original)), a0, a1, a2)
@@ -1137,12 +1137,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1155,12 +1155,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1173,12 +1173,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -1193,14 +1193,14 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall4``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body:
       @escaping @Sendable (OriginalCall4<ProxiedDelegate, A0, A1, A2, A3, Result, Never>, A0, A1, A2, A3) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3 in
         body(OriginalCall4(.packed(original)), a0, a1, a2, a3)
@@ -1216,12 +1216,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1234,12 +1234,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -1254,7 +1254,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall4``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1262,7 +1262,7 @@ extension MethodTableProxy {
       throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3 throws(Failure) in
         try body(OriginalCall4(.packed(original)), a0, a1, a2, a3)
@@ -1278,12 +1278,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1296,12 +1296,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1314,12 +1314,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -1334,7 +1334,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall4``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body:
@@ -1343,7 +1343,7 @@ extension MethodTableProxy {
       ) async -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3 async in
         await body(AsyncOriginalCall4(.packed(original)), a0, a1, a2, a3)
@@ -1359,12 +1359,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1377,12 +1377,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -1397,7 +1397,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall4``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1406,7 +1406,7 @@ extension MethodTableProxy {
       ) async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3 async throws(Failure) in
         try await body(AsyncOriginalCall4(.packed(original)), a0, a1, a2, a3)
@@ -1424,12 +1424,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1442,12 +1442,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1460,12 +1460,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1480,7 +1480,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall5``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body:
@@ -1488,7 +1488,7 @@ extension MethodTableProxy {
       Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3, a4 in
         body(OriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
@@ -1504,12 +1504,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1522,12 +1522,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1542,7 +1542,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall5``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1550,7 +1550,7 @@ extension MethodTableProxy {
       throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3, a4 throws(Failure) in
         try body(OriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
@@ -1566,12 +1566,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1584,12 +1584,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1602,12 +1602,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1622,7 +1622,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall5``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body:
@@ -1631,7 +1631,7 @@ extension MethodTableProxy {
       ) async -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3, a4 async in
         await body(AsyncOriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
@@ -1647,12 +1647,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1665,12 +1665,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1685,7 +1685,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall5``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1694,7 +1694,7 @@ extension MethodTableProxy {
       ) async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3, a4 async throws(Failure) in
         try await body(AsyncOriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
@@ -1712,12 +1712,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1730,12 +1730,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, A5>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1748,12 +1748,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1768,7 +1768,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall6``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body:
@@ -1777,7 +1777,7 @@ extension MethodTableProxy {
       ) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3, a4, a5 in
         body(OriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)
@@ -1793,12 +1793,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1811,12 +1811,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1831,7 +1831,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall6``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1840,7 +1840,7 @@ extension MethodTableProxy {
       ) throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3, a4, a5 throws(Failure) in
         try body(OriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)
@@ -1856,12 +1856,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1874,12 +1874,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, A5>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1892,12 +1892,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1912,7 +1912,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall6``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body:
@@ -1921,7 +1921,7 @@ extension MethodTableProxy {
       ) async -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3, a4, a5 async in
         await body(AsyncOriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)
@@ -1937,12 +1937,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookBefore<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>,
     once: Bool = false, _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1955,12 +1955,12 @@ extension MethodTableProxy {
   ///   - once: Whether the hook removes itself after its first run, on whichever proxy runs it first.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookAfter<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>,
     once: Bool = false, _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1975,7 +1975,7 @@ extension MethodTableProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall6``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public static func hookInstead<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>,
     once: Bool = false,
@@ -1985,7 +1985,7 @@ extension MethodTableProxy {
       ) async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return Self.typeHooks.installTyped(
+    return Self.typeHooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3, a4, a5 async throws(Failure) in
         try await body(AsyncOriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)

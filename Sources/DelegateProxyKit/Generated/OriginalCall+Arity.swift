@@ -96,6 +96,7 @@ extension AsyncOriginalCall0: Sendable {}
 internal final class InsteadHook0<Delegate, Result, Failure: Error> {
   @usableFromInline let body: (OriginalCall0<Delegate, Result, Failure>) throws(Failure) -> Result
 
+  @usableFromInline
   init(_ body: @escaping (OriginalCall0<Delegate, Result, Failure>) throws(Failure) -> Result) {
     self.body = body
   }
@@ -108,6 +109,7 @@ internal final class AsyncInsteadHook0<Delegate, Result, Failure: Error> {
   @usableFromInline let body:
     nonisolated(nonsending) (AsyncOriginalCall0<Delegate, Result, Failure>) async throws(Failure) -> Result
 
+  @usableFromInline
   init(
     _ body:
       nonisolated(nonsending) @escaping (AsyncOriginalCall0<Delegate, Result, Failure>) async throws(Failure) -> Result
@@ -215,6 +217,7 @@ extension AsyncOriginalCall1: Sendable {}
 internal final class InsteadHook1<Delegate, A0, Result, Failure: Error> {
   @usableFromInline let body: (OriginalCall1<Delegate, A0, Result, Failure>, A0) throws(Failure) -> Result
 
+  @usableFromInline
   init(_ body: @escaping (OriginalCall1<Delegate, A0, Result, Failure>, A0) throws(Failure) -> Result) {
     self.body = body
   }
@@ -227,6 +230,7 @@ internal final class AsyncInsteadHook1<Delegate, A0, Result, Failure: Error> {
   @usableFromInline let body:
     nonisolated(nonsending) (AsyncOriginalCall1<Delegate, A0, Result, Failure>, A0) async throws(Failure) -> Result
 
+  @usableFromInline
   init(
     _ body:
       nonisolated(nonsending) @escaping (AsyncOriginalCall1<Delegate, A0, Result, Failure>, A0) async throws(Failure) ->
@@ -337,6 +341,7 @@ extension AsyncOriginalCall2: Sendable {}
 internal final class InsteadHook2<Delegate, A0, A1, Result, Failure: Error> {
   @usableFromInline let body: (OriginalCall2<Delegate, A0, A1, Result, Failure>, A0, A1) throws(Failure) -> Result
 
+  @usableFromInline
   init(_ body: @escaping (OriginalCall2<Delegate, A0, A1, Result, Failure>, A0, A1) throws(Failure) -> Result) {
     self.body = body
   }
@@ -350,6 +355,7 @@ internal final class AsyncInsteadHook2<Delegate, A0, A1, Result, Failure: Error>
     nonisolated(nonsending) (AsyncOriginalCall2<Delegate, A0, A1, Result, Failure>, A0, A1) async throws(Failure) ->
       Result
 
+  @usableFromInline
   init(
     _ body:
       nonisolated(nonsending) @escaping (AsyncOriginalCall2<Delegate, A0, A1, Result, Failure>, A0, A1)
@@ -463,6 +469,7 @@ internal final class InsteadHook3<Delegate, A0, A1, A2, Result, Failure: Error> 
   @usableFromInline let body:
     (OriginalCall3<Delegate, A0, A1, A2, Result, Failure>, A0, A1, A2) throws(Failure) -> Result
 
+  @usableFromInline
   init(_ body: @escaping (OriginalCall3<Delegate, A0, A1, A2, Result, Failure>, A0, A1, A2) throws(Failure) -> Result) {
     self.body = body
   }
@@ -476,6 +483,7 @@ internal final class AsyncInsteadHook3<Delegate, A0, A1, A2, Result, Failure: Er
     nonisolated(nonsending) (AsyncOriginalCall3<Delegate, A0, A1, A2, Result, Failure>, A0, A1, A2)
       async throws(Failure) -> Result
 
+  @usableFromInline
   init(
     _ body:
       nonisolated(nonsending) @escaping (AsyncOriginalCall3<Delegate, A0, A1, A2, Result, Failure>, A0, A1, A2)
@@ -593,6 +601,7 @@ internal final class InsteadHook4<Delegate, A0, A1, A2, A3, Result, Failure: Err
   @usableFromInline let body:
     (OriginalCall4<Delegate, A0, A1, A2, A3, Result, Failure>, A0, A1, A2, A3) throws(Failure) -> Result
 
+  @usableFromInline
   init(
     _ body:
       @escaping (OriginalCall4<Delegate, A0, A1, A2, A3, Result, Failure>, A0, A1, A2, A3) throws(Failure) -> Result
@@ -609,6 +618,7 @@ internal final class AsyncInsteadHook4<Delegate, A0, A1, A2, A3, Result, Failure
     nonisolated(nonsending) (AsyncOriginalCall4<Delegate, A0, A1, A2, A3, Result, Failure>, A0, A1, A2, A3)
       async throws(Failure) -> Result
 
+  @usableFromInline
   init(
     _ body:
       nonisolated(nonsending) @escaping (AsyncOriginalCall4<Delegate, A0, A1, A2, A3, Result, Failure>, A0, A1, A2, A3)
@@ -728,6 +738,7 @@ internal final class InsteadHook5<Delegate, A0, A1, A2, A3, A4, Result, Failure:
   @usableFromInline let body:
     (OriginalCall5<Delegate, A0, A1, A2, A3, A4, Result, Failure>, A0, A1, A2, A3, A4) throws(Failure) -> Result
 
+  @usableFromInline
   init(
     _ body:
       @escaping (OriginalCall5<Delegate, A0, A1, A2, A3, A4, Result, Failure>, A0, A1, A2, A3, A4) throws(Failure) ->
@@ -745,6 +756,7 @@ internal final class AsyncInsteadHook5<Delegate, A0, A1, A2, A3, A4, Result, Fai
     nonisolated(nonsending) (AsyncOriginalCall5<Delegate, A0, A1, A2, A3, A4, Result, Failure>, A0, A1, A2, A3, A4)
       async throws(Failure) -> Result
 
+  @usableFromInline
   init(
     _ body:
       nonisolated(nonsending) @escaping (
@@ -868,6 +880,7 @@ internal final class InsteadHook6<Delegate, A0, A1, A2, A3, A4, A5, Result, Fail
   @usableFromInline let body:
     (OriginalCall6<Delegate, A0, A1, A2, A3, A4, A5, Result, Failure>, A0, A1, A2, A3, A4, A5) throws(Failure) -> Result
 
+  @usableFromInline
   init(
     _ body:
       @escaping (OriginalCall6<Delegate, A0, A1, A2, A3, A4, A5, Result, Failure>, A0, A1, A2, A3, A4, A5)
@@ -886,6 +899,7 @@ internal final class AsyncInsteadHook6<Delegate, A0, A1, A2, A3, A4, A5, Result,
       AsyncOriginalCall6<Delegate, A0, A1, A2, A3, A4, A5, Result, Failure>, A0, A1, A2, A3, A4, A5
     ) async throws(Failure) -> Result
 
+  @usableFromInline
   init(
     _ body:
       nonisolated(nonsending) @escaping (

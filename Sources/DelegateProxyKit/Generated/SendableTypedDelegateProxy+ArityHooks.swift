@@ -12,12 +12,12 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<Result>(
     _ method: KeyPath<Methods, DelegateMethod<Result>>, once: Bool = false, _ body: @escaping @Sendable () -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -30,12 +30,12 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter(
     _ method: KeyPath<Methods, DelegateMethod<Void>>, once: Bool = false, _ body: @escaping @Sendable () -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -48,12 +48,12 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<Result>(
     _ method: KeyPath<Methods, DelegateMethod<Result>>, once: Bool = false, _ body: @escaping @Sendable (Result) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -68,13 +68,13 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall0``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<Result>(
     _ method: KeyPath<Methods, DelegateMethod<Result>>, once: Bool = false,
     _ body: @escaping @Sendable (OriginalCall0<ProxiedDelegate, Result, Never>) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original in
         body(OriginalCall0(.packed(original)))
@@ -90,13 +90,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable () -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -109,13 +109,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -130,13 +130,13 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall0``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (OriginalCall0<ProxiedDelegate, Result, Failure>) throws(Failure) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original throws(Failure) in
         try body(OriginalCall0(.packed(original)))
@@ -152,12 +152,12 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Result>>, once: Bool = false, _ body: @escaping @Sendable () -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -170,12 +170,12 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Void>>, once: Bool = false, _ body: @escaping @Sendable () -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -188,13 +188,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -209,14 +209,14 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall0``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Result>>, once: Bool = false,
     _ body:
       nonisolated(nonsending) @escaping @Sendable (AsyncOriginalCall0<ProxiedDelegate, Result, Never>) async -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original async in
         await body(AsyncOriginalCall0(.packed(original)))
@@ -232,13 +232,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable () -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -251,13 +251,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -272,7 +272,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall0``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body:
@@ -280,7 +280,7 @@ extension SendableTypedDelegateProxy {
       async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original async throws(Failure) in
         try await body(AsyncOriginalCall0(.packed(original)))
@@ -298,12 +298,12 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Result>>, once: Bool = false, _ body: @escaping @Sendable (A0) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -316,12 +316,12 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Void>>, once: Bool = false, _ body: @escaping @Sendable (A0) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -334,13 +334,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -355,13 +355,13 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall1``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (OriginalCall1<ProxiedDelegate, A0, Result, Never>, A0) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0 in
         body(OriginalCall1(.packed(original)), a0)
@@ -377,13 +377,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -396,13 +396,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -417,13 +417,13 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall1``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (OriginalCall1<ProxiedDelegate, A0, Result, Failure>, A0) throws(Failure) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0 throws(Failure) in
         try body(OriginalCall1(.packed(original)), a0)
@@ -439,13 +439,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -458,13 +458,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -477,13 +477,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -498,7 +498,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall1``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Result>>, once: Bool = false,
     _ body:
@@ -506,7 +506,7 @@ extension SendableTypedDelegateProxy {
       Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0 async in
         await body(AsyncOriginalCall1(.packed(original)), a0)
@@ -522,13 +522,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -541,13 +541,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -562,7 +562,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall1``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body:
@@ -570,7 +570,7 @@ extension SendableTypedDelegateProxy {
       async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0 async throws(Failure) in
         try await body(AsyncOriginalCall1(.packed(original)), a0)
@@ -588,13 +588,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -607,13 +607,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -626,13 +626,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -647,13 +647,13 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall2``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (OriginalCall2<ProxiedDelegate, A0, A1, Result, Never>, A0, A1) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1 in
         body(OriginalCall2(.packed(original)), a0, a1)
@@ -669,13 +669,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -688,13 +688,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -709,14 +709,14 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall2``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body:
       @escaping @Sendable (OriginalCall2<ProxiedDelegate, A0, A1, Result, Failure>, A0, A1) throws(Failure) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1 throws(Failure) in
         try body(OriginalCall2(.packed(original)), a0, a1)
@@ -732,13 +732,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -751,13 +751,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -770,13 +770,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -791,7 +791,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall2``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body:
@@ -799,7 +799,7 @@ extension SendableTypedDelegateProxy {
       async -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1 async in
         await body(AsyncOriginalCall2(.packed(original)), a0, a1)
@@ -815,13 +815,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -834,13 +834,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -855,7 +855,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall2``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body:
@@ -863,7 +863,7 @@ extension SendableTypedDelegateProxy {
       async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1 async throws(Failure) in
         try await body(AsyncOriginalCall2(.packed(original)), a0, a1)
@@ -881,13 +881,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -900,13 +900,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -919,13 +919,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -940,13 +940,13 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall3``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (OriginalCall3<ProxiedDelegate, A0, A1, A2, Result, Never>, A0, A1, A2) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2 in
         body(OriginalCall3(.packed(original)), a0, a1, a2)
@@ -962,13 +962,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -981,13 +981,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -1002,7 +1002,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall3``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1010,7 +1010,7 @@ extension SendableTypedDelegateProxy {
       Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2 throws(Failure) in
         try body(OriginalCall3(.packed(original)), a0, a1, a2)
@@ -1026,13 +1026,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -1045,13 +1045,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -1064,13 +1064,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -1085,7 +1085,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall3``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body:
@@ -1094,7 +1094,7 @@ extension SendableTypedDelegateProxy {
       ) async -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2 async in
         await body(AsyncOriginalCall3(.packed(original)), a0, a1, a2)
@@ -1110,13 +1110,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -1129,13 +1129,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -1150,7 +1150,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall3``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1159,7 +1159,7 @@ extension SendableTypedDelegateProxy {
       ) async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2 async throws(Failure) in
         try await body(AsyncOriginalCall3(.packed(original)), a0, a1, a2)
@@ -1177,13 +1177,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1196,13 +1196,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1215,13 +1215,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -1236,14 +1236,14 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall4``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body:
       @escaping @Sendable (OriginalCall4<ProxiedDelegate, A0, A1, A2, A3, Result, Never>, A0, A1, A2, A3) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3 in
         body(OriginalCall4(.packed(original)), a0, a1, a2, a3)
@@ -1259,13 +1259,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1278,13 +1278,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -1299,7 +1299,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall4``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1307,7 +1307,7 @@ extension SendableTypedDelegateProxy {
       throws(Failure) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3 throws(Failure) in
         try body(OriginalCall4(.packed(original)), a0, a1, a2, a3)
@@ -1323,13 +1323,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1342,13 +1342,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1361,13 +1361,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -1382,7 +1382,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall4``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body:
@@ -1391,7 +1391,7 @@ extension SendableTypedDelegateProxy {
       ) async -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3 async in
         await body(AsyncOriginalCall4(.packed(original)), a0, a1, a2, a3)
@@ -1407,13 +1407,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1426,13 +1426,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -1447,7 +1447,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall4``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1456,7 +1456,7 @@ extension SendableTypedDelegateProxy {
       ) async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3 async throws(Failure) in
         try await body(AsyncOriginalCall4(.packed(original)), a0, a1, a2, a3)
@@ -1474,13 +1474,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1493,13 +1493,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1512,13 +1512,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1533,7 +1533,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall5``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body:
@@ -1541,7 +1541,7 @@ extension SendableTypedDelegateProxy {
       Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3, a4 in
         body(OriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
@@ -1557,13 +1557,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1576,13 +1576,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1597,7 +1597,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall5``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1605,7 +1605,7 @@ extension SendableTypedDelegateProxy {
       throws(Failure) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3, a4 throws(Failure) in
         try body(OriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
@@ -1621,13 +1621,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1640,13 +1640,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1659,13 +1659,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1680,7 +1680,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall5``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body:
@@ -1689,7 +1689,7 @@ extension SendableTypedDelegateProxy {
       ) async -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3, a4 async in
         await body(AsyncOriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
@@ -1705,13 +1705,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1724,13 +1724,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1745,7 +1745,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall5``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1754,7 +1754,7 @@ extension SendableTypedDelegateProxy {
       ) async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3, a4 async throws(Failure) in
         try await body(AsyncOriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
@@ -1772,13 +1772,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1791,13 +1791,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1810,13 +1810,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1831,7 +1831,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall6``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body:
@@ -1840,7 +1840,7 @@ extension SendableTypedDelegateProxy {
       ) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3, a4, a5 in
         body(OriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)
@@ -1856,13 +1856,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1875,13 +1875,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>, once: Bool = false,
     _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1896,7 +1896,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall6``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1905,7 +1905,7 @@ extension SendableTypedDelegateProxy {
       ) throws(Failure) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3, a4, a5 throws(Failure) in
         try body(OriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)
@@ -1921,13 +1921,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1940,13 +1940,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Void>>, once: Bool = false,
     _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1959,13 +1959,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping @Sendable (Result, A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1980,7 +1980,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall6``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body:
@@ -1989,7 +1989,7 @@ extension SendableTypedDelegateProxy {
       ) async -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3, a4, a5 async in
         await body(AsyncOriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)
@@ -2005,13 +2005,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>,
     once: Bool = false, _ body: @escaping @Sendable (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -2024,13 +2024,13 @@ extension SendableTypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>,
     once: Bool = false, _ body: @escaping @Sendable (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -2045,7 +2045,7 @@ extension SendableTypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall6``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>,
     once: Bool = false,
@@ -2055,7 +2055,7 @@ extension SendableTypedDelegateProxy {
       ) async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireSendableDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3, a4, a5 async throws(Failure) in
         try await body(AsyncOriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)

@@ -12,11 +12,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<Result>(
     _ method: KeyPath<Methods, DelegateMethod<Result>>, once: Bool = false, _ body: @escaping () -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -29,11 +29,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter(
     _ method: KeyPath<Methods, DelegateMethod<Void>>, once: Bool = false, _ body: @escaping () -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -46,11 +46,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<Result>(
     _ method: KeyPath<Methods, DelegateMethod<Result>>, once: Bool = false, _ body: @escaping (Result) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -65,13 +65,13 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall0``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<Result>(
     _ method: KeyPath<Methods, DelegateMethod<Result>>, once: Bool = false,
     _ body: @escaping (OriginalCall0<ProxiedDelegate, Result, Never>) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original in
         body(OriginalCall0(.packed(original)))
@@ -87,12 +87,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping () -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -105,12 +105,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -125,13 +125,13 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall0``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping (OriginalCall0<ProxiedDelegate, Result, Failure>) throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original throws(Failure) in
         try body(OriginalCall0(.packed(original)))
@@ -147,11 +147,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Result>>, once: Bool = false, _ body: @escaping () -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -164,11 +164,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Void>>, once: Bool = false, _ body: @escaping () -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -181,11 +181,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Result>>, once: Bool = false, _ body: @escaping (Result) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -200,13 +200,13 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall0``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<Result>>, once: Bool = false,
     _ body: nonisolated(nonsending) @escaping (AsyncOriginalCall0<ProxiedDelegate, Result, Never>) async -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original async in
         await body(AsyncOriginalCall0(.packed(original)))
@@ -222,12 +222,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping () -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook0(body))
   }
@@ -240,12 +240,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook0(body))
   }
@@ -260,7 +260,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall0``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<Result, Failure>>, once: Bool = false,
     _ body:
@@ -268,7 +268,7 @@ extension TypedDelegateProxy {
       Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original async throws(Failure) in
         try await body(AsyncOriginalCall0(.packed(original)))
@@ -286,11 +286,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Result>>, once: Bool = false, _ body: @escaping (A0) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -303,11 +303,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Void>>, once: Bool = false, _ body: @escaping (A0) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -320,11 +320,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Result>>, once: Bool = false, _ body: @escaping (Result, A0) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -339,13 +339,13 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall1``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, Result>>, once: Bool = false,
     _ body: @escaping (OriginalCall1<ProxiedDelegate, A0, Result, Never>, A0) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0 in
         body(OriginalCall1(.packed(original)), a0)
@@ -361,12 +361,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -379,12 +379,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -399,13 +399,13 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall1``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping (OriginalCall1<ProxiedDelegate, A0, Result, Failure>, A0) throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0 throws(Failure) in
         try body(OriginalCall1(.packed(original)), a0)
@@ -421,11 +421,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Result>>, once: Bool = false, _ body: @escaping (A0) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -438,11 +438,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Void>>, once: Bool = false, _ body: @escaping (A0) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -455,12 +455,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -475,14 +475,14 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall1``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, Result>>, once: Bool = false,
     _ body:
       nonisolated(nonsending) @escaping (AsyncOriginalCall1<ProxiedDelegate, A0, Result, Never>, A0) async -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0 async in
         await body(AsyncOriginalCall1(.packed(original)), a0)
@@ -498,12 +498,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook1(body))
   }
@@ -516,12 +516,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook1(body))
   }
@@ -536,7 +536,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall1``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, Result, Failure>>, once: Bool = false,
     _ body:
@@ -544,7 +544,7 @@ extension TypedDelegateProxy {
       async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0 async throws(Failure) in
         try await body(AsyncOriginalCall1(.packed(original)), a0)
@@ -562,11 +562,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Result>>, once: Bool = false, _ body: @escaping (A0, A1) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -579,11 +579,11 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Void>>, once: Bool = false, _ body: @escaping (A0, A1) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -596,12 +596,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -616,13 +616,13 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall2``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping (OriginalCall2<ProxiedDelegate, A0, A1, Result, Never>, A0, A1) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1 in
         body(OriginalCall2(.packed(original)), a0, a1)
@@ -638,12 +638,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -656,12 +656,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -676,13 +676,13 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall2``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping (OriginalCall2<ProxiedDelegate, A0, A1, Result, Failure>, A0, A1) throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1 throws(Failure) in
         try body(OriginalCall2(.packed(original)), a0, a1)
@@ -698,12 +698,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -716,12 +716,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -734,12 +734,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -754,7 +754,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall2``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, Result>>, once: Bool = false,
     _ body:
@@ -762,7 +762,7 @@ extension TypedDelegateProxy {
       Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1 async in
         await body(AsyncOriginalCall2(.packed(original)), a0, a1)
@@ -778,12 +778,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook2(body))
   }
@@ -796,12 +796,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook2(body))
   }
@@ -816,7 +816,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall2``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, Result, Failure>>, once: Bool = false,
     _ body:
@@ -824,7 +824,7 @@ extension TypedDelegateProxy {
       async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1 async throws(Failure) in
         try await body(AsyncOriginalCall2(.packed(original)), a0, a1)
@@ -842,12 +842,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -860,12 +860,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -878,12 +878,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1, A2) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -898,13 +898,13 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall3``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping (OriginalCall3<ProxiedDelegate, A0, A1, A2, Result, Never>, A0, A1, A2) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2 in
         body(OriginalCall3(.packed(original)), a0, a1, a2)
@@ -920,12 +920,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -938,12 +938,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1, A2) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -958,14 +958,14 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall3``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body:
       @escaping (OriginalCall3<ProxiedDelegate, A0, A1, A2, Result, Failure>, A0, A1, A2) throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2 throws(Failure) in
         try body(OriginalCall3(.packed(original)), a0, a1, a2)
@@ -981,12 +981,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -999,12 +999,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -1017,12 +1017,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1, A2) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -1037,7 +1037,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall3``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, Result>>, once: Bool = false,
     _ body:
@@ -1045,7 +1045,7 @@ extension TypedDelegateProxy {
       async -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2 async in
         await body(AsyncOriginalCall3(.packed(original)), a0, a1, a2)
@@ -1061,12 +1061,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook3(body))
   }
@@ -1079,12 +1079,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1, A2) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook3(body))
   }
@@ -1099,7 +1099,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall3``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1107,7 +1107,7 @@ extension TypedDelegateProxy {
       async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2 async throws(Failure) in
         try await body(AsyncOriginalCall3(.packed(original)), a0, a1, a2)
@@ -1125,12 +1125,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1143,12 +1143,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1161,12 +1161,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -1181,13 +1181,13 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall4``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping (OriginalCall4<ProxiedDelegate, A0, A1, A2, A3, Result, Never>, A0, A1, A2, A3) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3 in
         body(OriginalCall4(.packed(original)), a0, a1, a2, a3)
@@ -1203,12 +1203,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1221,12 +1221,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -1241,7 +1241,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall4``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1249,7 +1249,7 @@ extension TypedDelegateProxy {
       Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3 throws(Failure) in
         try body(OriginalCall4(.packed(original)), a0, a1, a2, a3)
@@ -1265,12 +1265,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1283,12 +1283,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1301,12 +1301,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -1321,7 +1321,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall4``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, Result>>, once: Bool = false,
     _ body:
@@ -1330,7 +1330,7 @@ extension TypedDelegateProxy {
       ) async -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3 async in
         await body(AsyncOriginalCall4(.packed(original)), a0, a1, a2, a3)
@@ -1346,12 +1346,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook4(body))
   }
@@ -1364,12 +1364,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1, A2, A3) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook4(body))
   }
@@ -1384,7 +1384,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall4``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1393,7 +1393,7 @@ extension TypedDelegateProxy {
       ) async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3 async throws(Failure) in
         try await body(AsyncOriginalCall4(.packed(original)), a0, a1, a2, a3)
@@ -1411,12 +1411,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1429,12 +1429,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1447,12 +1447,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1467,13 +1467,13 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall5``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping (OriginalCall5<ProxiedDelegate, A0, A1, A2, A3, A4, Result, Never>, A0, A1, A2, A3, A4) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3, a4 in
         body(OriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
@@ -1489,12 +1489,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1507,12 +1507,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1527,7 +1527,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall5``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1535,7 +1535,7 @@ extension TypedDelegateProxy {
       throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3, a4 throws(Failure) in
         try body(OriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
@@ -1551,12 +1551,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1569,12 +1569,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1587,12 +1587,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1607,7 +1607,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall5``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, A4, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, Result>>, once: Bool = false,
     _ body:
@@ -1616,7 +1616,7 @@ extension TypedDelegateProxy {
       ) async -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3, a4 async in
         await body(AsyncOriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
@@ -1632,12 +1632,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook5(body))
   }
@@ -1650,12 +1650,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook5(body))
   }
@@ -1670,7 +1670,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall5``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, A4, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1679,7 +1679,7 @@ extension TypedDelegateProxy {
       ) async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3, a4 async throws(Failure) in
         try await body(AsyncOriginalCall5(.packed(original)), a0, a1, a2, a3, a4)
@@ -1697,12 +1697,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1715,12 +1715,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1733,12 +1733,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1753,7 +1753,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall6``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, DelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body:
@@ -1761,7 +1761,7 @@ extension TypedDelegateProxy {
       Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3, a4, a5 in
         body(OriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)
@@ -1777,12 +1777,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1795,12 +1795,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>, once: Bool = false,
     _ body: @escaping (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1815,7 +1815,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``OriginalCall6``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, ThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>, once: Bool = false,
     _ body:
@@ -1823,7 +1823,7 @@ extension TypedDelegateProxy {
       throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: InsteadHook { original, a0, a1, a2, a3, a4, a5 throws(Failure) in
         try body(OriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)
@@ -1839,12 +1839,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1857,12 +1857,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Void>>, once: Bool = false,
     _ body: @escaping (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1875,12 +1875,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the returned value, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body: @escaping (Result, A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .value,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1895,7 +1895,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall6``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, A4, A5, Result>(
     _ method: KeyPath<Methods, AsyncDelegateMethod<A0, A1, A2, A3, A4, A5, Result>>, once: Bool = false,
     _ body:
@@ -1904,7 +1904,7 @@ extension TypedDelegateProxy {
       ) async -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3, a4, a5 async in
         await body(AsyncOriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)
@@ -1920,12 +1920,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookBefore<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>,
     once: Bool = false, _ body: @escaping (A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .before, once: once, kind: .arguments,
       box: ArgumentsHook(body), arityBox: ArgumentsHook6(body))
   }
@@ -1938,12 +1938,12 @@ extension TypedDelegateProxy {
   ///   - once: Whether the hook removes itself after its first run.
   ///   - body: The hook; it receives the outcome as a `Result`, then the call's arguments.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookAfter<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>,
     once: Bool = false, _ body: @escaping (Swift.Result<Result, Failure>, A0, A1, A2, A3, A4, A5) -> Void
   ) -> HookToken {
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .after, once: once, kind: .outcome,
       box: ResultHook(body), arityBox: ResultHook6(body))
   }
@@ -1958,7 +1958,7 @@ extension TypedDelegateProxy {
   ///   - body: The hook; it receives `original`, an ``AsyncOriginalCall6``, then the call's arguments, and
   ///     returns what the host gets.
   /// - Returns: A token that removes the hook.
-  @discardableResult
+  @_alwaysEmitIntoClient @discardableResult
   public func hookInstead<A0, A1, A2, A3, A4, A5, Result, Failure: Error>(
     _ method: KeyPath<Methods, AsyncThrowingDelegateMethod<A0, A1, A2, A3, A4, A5, Result, Failure>>,
     once: Bool = false,
@@ -1968,7 +1968,7 @@ extension TypedDelegateProxy {
       ) async throws(Failure) -> Result
   ) -> HookToken {
     Self.requireDelegateProxy()
-    return hooks.installTyped(
+    return hooks.installArityHook(
       method: Self.methods[keyPath: method], position: .instead, once: once, kind: .instead,
       box: AsyncInsteadHook { original, a0, a1, a2, a3, a4, a5 async throws(Failure) in
         try await body(AsyncOriginalCall6(.packed(original)), a0, a1, a2, a3, a4, a5)

@@ -119,6 +119,7 @@ extension HookEntry {
 internal final class ArgumentsHook<each Argument> {
   @usableFromInline let body: (repeat each Argument) -> Void
 
+  @usableFromInline
   init(_ body: @escaping (repeat each Argument) -> Void) {
     self.body = body
   }
@@ -130,6 +131,7 @@ internal final class ArgumentsHook<each Argument> {
 internal final class ResultHook<Outcome, each Argument> {
   @usableFromInline let body: (Outcome, repeat each Argument) -> Void
 
+  @usableFromInline
   init(_ body: @escaping (Outcome, repeat each Argument) -> Void) {
     self.body = body
   }
@@ -141,6 +143,7 @@ internal final class InsteadHook<Delegate, each Argument, Result, Failure: Error
   @usableFromInline let body:
     (OriginalCall<Delegate, repeat each Argument, Result, Failure>, repeat each Argument) throws(Failure) -> Result
 
+  @usableFromInline
   init(
     _ body:
       @escaping (OriginalCall<Delegate, repeat each Argument, Result, Failure>, repeat each Argument) throws(Failure) ->
@@ -157,6 +160,7 @@ internal final class AsyncInsteadHook<Delegate, each Argument, Result, Failure: 
     nonisolated(nonsending) (AsyncOriginalCall<Delegate, repeat each Argument, Result, Failure>, repeat each Argument)
       async throws(Failure) -> Result
 
+  @usableFromInline
   init(
     _ body:
       nonisolated(nonsending) @escaping (

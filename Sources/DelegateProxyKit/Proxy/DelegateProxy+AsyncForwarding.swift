@@ -23,7 +23,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   ///   - function: Leave it out: the name of the method the call is written in. Debug builds check
   ///     that `method` is that method's entry, so a forward through another entry stops there.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<each Argument>(
     _ method: @autoclosure () -> AsyncDelegateMethod<repeat each Argument, Void>, _ arguments: repeat each Argument,
     to call: nonisolated(nonsending) @escaping (Delegate, repeat each Argument) async -> Void,
@@ -42,7 +42,7 @@ extension DelegateProxy {
   ///   - function: Leave it out: the name of the method the call is written in. Debug builds check
   ///     that `method` is that method's entry, so a forward through another entry stops there.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<each Argument, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<repeat each Argument, Result>, _ arguments: repeat each Argument,
     orElse fallback: @autoclosure () -> Result,
@@ -91,7 +91,7 @@ extension DelegateProxy {
   ///   - function: Leave it out: the name of the method the call is written in. Debug builds check
   ///     that `method` is that method's entry, so a forward through another entry stops there.
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<each Argument, Result>(
     _ method: @autoclosure () -> AsyncDelegateMethod<repeat each Argument, Result>, _ arguments: repeat each Argument,
     orElseForwardingTo defaults: Delegate,
@@ -131,7 +131,7 @@ extension DelegateProxy {
   ///   - function: Leave it out: the name of the method the call is written in. Debug builds check
   ///     that `method` is that method's entry, so a forward through another entry stops there.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<each Argument, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<repeat each Argument, Void, Failure>,
     _ arguments: repeat each Argument,
@@ -160,7 +160,7 @@ extension DelegateProxy {
   ///     that `method` is that method's entry, so a forward through another entry stops there.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<each Argument, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>,
     _ arguments: repeat each Argument,
@@ -203,7 +203,7 @@ extension DelegateProxy {
   /// - Returns: The forwardee's result, or `defaults`'s when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; what an instead hook threw; or, without a
   ///   forwardee, what `defaults` threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   nonisolated(nonsending) public final func forward<each Argument, Result, Failure: Error>(
     _ method: @autoclosure () -> AsyncThrowingDelegateMethod<repeat each Argument, Result, Failure>,
     _ arguments: repeat each Argument, orElseForwardingTo defaults: Delegate,
@@ -235,7 +235,7 @@ extension DelegateProxy {
 
   // MARK: The path with hooks or a proxy forwardee
 
-  @inlinable
+  @_alwaysEmitIntoClient
   nonisolated(nonsending) internal final func forwardAsync<each Argument, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?, _ arguments: repeat each Argument,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
@@ -255,7 +255,7 @@ extension DelegateProxy {
 
   /// Runs the hooks `hooks` of an `async` call around its forwardee: the parameter-pack path, which
   /// the generated arity paths also take for a call with instead or string-keyed hooks.
-  @inlinable
+  @_alwaysEmitIntoClient
   nonisolated(nonsending) internal final func runHookedAsync<each Argument, Result, Failure: Error>(
     _ hooks: CallHooks, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?,
     _ arguments: repeat each Argument, orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
@@ -300,7 +300,7 @@ extension DelegateProxy {
   /// The fallback is an outcome here, worked out before the first hook runs: an instead hook hands
   /// the rest of the call on as an ``AsyncOriginalCall``, which holds it across suspensions. A
   /// fallback that throws throws only where the call would answer with it.
-  @inlinable
+  @_alwaysEmitIntoClient
   nonisolated(nonsending) internal final func runInsteadAsync<each Argument, Result, Failure: Error>(
     _ hooks: CallHooks, from index: Int, _ method: ProxyMethod, _ arguments: repeat each Argument,
     orElse fallback: Swift.Result<Result, Failure>,
@@ -323,7 +323,7 @@ extension DelegateProxy {
   }
 
   /// Awaits the forwardee; a proxy forwardee is entered through the task-local loop guard.
-  @inlinable
+  @_alwaysEmitIntoClient
   nonisolated(nonsending) internal final func callForwardeeAsync<each Argument, Result, Failure: Error>(
     _ method: ProxyMethod, _ arguments: repeat each Argument,
     orElse fallback: nonisolated(nonsending) () async throws(Failure) -> Result,
@@ -355,7 +355,7 @@ extension DelegateProxy {
   }
 
   /// What a fallback answers or throws, as a value an instead chain can hold.
-  @inlinable
+  @_alwaysEmitIntoClient
   nonisolated(nonsending) internal static func outcome<Result, Failure: Error>(
     of fallback: nonisolated(nonsending) () async throws(Failure) -> Result
   ) async -> Swift.Result<Result, Failure> {

@@ -21,7 +21,7 @@ extension DelegateProxy {
   ///   - call: Calls the same method on the forwardee (`$0`) with the arguments.
   ///   - function: Leave it out: the name of the method the call is written in. Debug builds check
   ///     that `method` is that method's entry, so a forward through another entry stops there.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<each Argument>(
     _ method: @autoclosure () -> DelegateMethod<repeat each Argument, Void>, _ arguments: repeat each Argument,
     to call: (Delegate, repeat each Argument) -> Void,
@@ -65,7 +65,7 @@ extension DelegateProxy {
   ///   - function: Leave it out: the name of the method the call is written in. Debug builds check
   ///     that `method` is that method's entry, so a forward through another entry stops there.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<each Argument, Result>(
     _ method: @autoclosure () -> DelegateMethod<repeat each Argument, Result>, _ arguments: repeat each Argument,
     orElse fallback: @autoclosure () -> Result, to call: (Delegate, repeat each Argument) -> Result,
@@ -112,7 +112,7 @@ extension DelegateProxy {
   ///   - function: Leave it out: the name of the method the call is written in. Debug builds check
   ///     that `method` is that method's entry, so a forward through another entry stops there.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<each Argument, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<repeat each Argument, Void, Failure>,
     _ arguments: repeat each Argument, to call: (Delegate, repeat each Argument) throws(Failure) -> Void,
@@ -162,7 +162,7 @@ extension DelegateProxy {
   ///     that `method` is that method's entry, so a forward through another entry stops there.
   /// - Returns: The forwardee's result, or `fallback` when there is no forwardee.
   /// - Throws: The forwardee's error, the same instance; or what an instead hook threw.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   public final func forward<each Argument, Result, Failure: Error>(
     _ method: @autoclosure () -> ThrowingDelegateMethod<repeat each Argument, Result, Failure>,
     _ arguments: repeat each Argument, orElse fallback: @autoclosure () throws(Failure) -> Result,
@@ -196,7 +196,7 @@ extension DelegateProxy {
   /// ``SendableDelegateProxy`` (whose link is always ``ForwardeeLink/shared``), else the proxy
   /// forwardee that `link` identifies, retained (for the `async` path, which cannot borrow it
   /// across a suspension).
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func linkedForwardee(_ link: UInt) -> (forwardee: Delegate?, link: UInt) {
     link == ForwardeeLink.shared ? sharedProxy.lockedForwardee() : (proxyLink?.value, link)
   }
@@ -204,7 +204,7 @@ extension DelegateProxy {
   /// Calls `body` with the proxy this plain proxy forwards to, borrowed from its ``ProxyLink``
   /// without a retain. Only between pushing this proxy on the thread's forwarding path and popping
   /// it: a link replaced in between is parked on the path until the outermost forward returns.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func withLinkedProxy<Result, Failure: Error>(
     _ body: (Delegate) throws(Failure) -> Result
   ) throws(Failure) -> Result {
@@ -224,7 +224,7 @@ extension DelegateProxy {
   /// Calls the forwardee: one weak load for a delegate; for a proxy forwardee, through the loop
   /// guard. `path` is the thread's forwarding path when the caller has it, else it is fetched
   /// only if the forwardee is a proxy.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func callForwardee<each Argument, Result, Failure: Error>(
     _ path: ForwardingPath?, _ selector: @autoclosure () -> String, _ arguments: repeat each Argument,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, repeat each Argument) throws(Failure) -> Result
@@ -241,7 +241,7 @@ extension DelegateProxy {
   /// the loop guard. The one body of the ``SendableDelegateProxy`` link's branch for every call of
   /// the parameter-pack path, hooked or not. Specialised but kept out of line, as its arity
   /// versions are: the rarer branch, which inlined would make the forward too large to inline.
-  @inlinable @inline(never)
+  @_alwaysEmitIntoClient @inline(never)
   internal final func callLinkedForwardee<each Argument, Result, Failure: Error>(
     _ path: ForwardingPath?, _ link: UInt, _ selector: @autoclosure () -> String, _ arguments: repeat each Argument,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, repeat each Argument) throws(Failure) -> Result
@@ -265,7 +265,7 @@ extension DelegateProxy {
   /// Runs a call with hooks: before hooks, the instead chain or the forwardee, after hooks.
   /// Typed hooks get the arguments as they are; an ``Invocation`` is built only for a call that
   /// has a string-keyed hook or a stream.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func forwardHooked<each Argument, Result, Failure: Error>(
     _ method: ProxyMethod, _ reifier: () -> Reifier<repeat each Argument, Result>?, _ arguments: repeat each Argument,
     orElse fallback: () throws(Failure) -> Result, to call: (Delegate, repeat each Argument) throws(Failure) -> Result
@@ -290,7 +290,7 @@ extension DelegateProxy {
 
   /// Runs the hooks `hooks` of a call around its forwardee: the parameter-pack path, which the
   /// generated arity paths also take for a call with instead or string-keyed hooks.
-  @inlinable
+  @_alwaysEmitIntoClient
   internal final func runHooked<each Argument, Result, Failure: Error>(
     _ hooks: CallHooks, _ path: ForwardingPath, _ method: ProxyMethod,
     _ reifier: () -> Reifier<repeat each Argument, Result>?, _ arguments: repeat each Argument,
@@ -336,7 +336,7 @@ extension DelegateProxy {
   }
 
   /// Runs the instead chain from hook `index`; past its end, calls the forwardee.
-  @inlinable
+  @_alwaysEmitIntoClient
   internal final func runInstead<each Argument, Result, Failure: Error>(
     _ hooks: CallHooks, from index: Int, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?,
     _ path: ForwardingPath, _ arguments: repeat each Argument, orElse fallback: () throws(Failure) -> Result,
@@ -384,7 +384,7 @@ extension DelegateProxy {
   }
 
   /// Runs a string-keyed instead hook: it may proceed, replace the value, or do neither.
-  @inlinable
+  @_alwaysEmitIntoClient
   internal final func runInsteadCall<each Argument, Result, Failure: Error>(
     _ entry: HookEntry, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>,
     _ arguments: repeat each Argument, orElse fallback: () throws(Failure) -> Result, original: () -> Result
@@ -417,7 +417,7 @@ extension DelegateProxy {
   }
 
   /// Builds the call's ``Invocation`` the first time a string-keyed hook or a stream needs it.
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func reify<each Argument, Result>(
     into invocation: inout Invocation?, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>,
     _ arguments: repeat each Argument
@@ -427,7 +427,7 @@ extension DelegateProxy {
     }
   }
 
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func runBefore<each Argument, Result>(
     of hooks: Unmanaged<MethodHooks>, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?,
     _ arguments: repeat each Argument, invocation: inout Invocation?
@@ -453,7 +453,7 @@ extension DelegateProxy {
     }
   }
 
-  @inlinable @inline(__always)
+  @_alwaysEmitIntoClient @inline(__always)
   internal final func runAfter<each Argument, Result, Failure: Error>(
     of hooks: Unmanaged<MethodHooks>, _ method: ProxyMethod, _ reifier: Reifier<repeat each Argument, Result>?,
     _ outcome: Swift.Result<Result, Failure>, _ arguments: repeat each Argument, invocation: inout Invocation?

@@ -26,6 +26,7 @@ public protocol MethodTableProxy: DelegateProxyBase {
 extension MethodTableProxy {
   /// Instead hooks are typed by the proxy's delegate protocol; a conforming class that is not a
   /// `DelegateProxy` of that protocol would have them misread.
+  @usableFromInline
   static func requireDelegateProxy() {
     precondition(
       Self.self is DelegateProxy<ProxiedDelegate>.Type,

@@ -37,6 +37,7 @@ public protocol SendableTypedDelegateProxy: MethodTableProxy, Sendable {}
 
 extension SendableTypedDelegateProxy {
   /// Hooks run on any thread; only a ``SendableDelegateProxy`` reads its forwardee safely there.
+  @usableFromInline
   static func requireSendableDelegateProxy() {
     precondition(
       Self.self is SendableDelegateProxy<ProxiedDelegate>.Type,
