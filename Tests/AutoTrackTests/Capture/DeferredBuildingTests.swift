@@ -97,11 +97,7 @@ import Testing
     try shop.list.tapRow(at: IndexPath(row: 1, section: 0))
     tracker = nil
     // Delivery runs on its own; wait for it by asking, without blocking a thread.
-    var waited = 0
-    while sink.receivedCount < 2, waited < 100_000 {
-      await Task.yield()
-      waited += 1
-    }
+    try await waitUntil("the two captures are delivered") { sink.receivedCount >= 2 }
     #expect(sink.events.map(\.name) == ["screen_view", "element_click"])
   }
 

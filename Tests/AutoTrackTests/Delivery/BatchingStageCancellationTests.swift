@@ -1,5 +1,6 @@
 import DelegateProxyKit
 import DelegateProxyKitSupport
+import DelegateProxyKitTestSupport
 import Dispatch
 import Foundation
 import LoopbackCollector
@@ -14,15 +15,15 @@ import Testing
 @Suite struct BatchingStageCancellationTests {
   /// The bound on one cancel. A deadlock never ends, so any bound tells it apart; the driver needs
   /// a cooperative thread to finish, and a full run under the thread sanitizer with both cores busy
-  /// (load average 21) has taken 22 s for one cancel, so the bound is far above that.
-  static let cancelBound = Duration.seconds(300)
+  /// (load average 21) has taken 22 s for one cancel, and a test task has resumed 160 s late.
+  static let cancelBound = stallProofDeadline
 
   @Test func cancellingTheDriverWithRequestsInFlightNeverDeadlocks() async throws {
-    let collector = try LoopbackCollector()
+    let collector = try makeCollector()
     defer { collector.stop() }
     collector.defaultResponse = .hang
     // A deadline past `cancelBound`: only the cancellation can end these requests.
-    let uploader = HTTPBatchUploader(configuration: .init(endpoint: collector.url, timeout: loopbackAnswerDeadline))
+    let uploader = HTTPBatchUploader(configuration: .init(endpoint: collector.url, timeout: Self.cancelBound * 2))
     let log = ReportLog()
     let stage = try BatchingStage(
       destination: uploader, configuration: .init(maximumBatchSize: 1, maximumBatchAge: .zero),

@@ -400,18 +400,11 @@ import Testing
     compactor.start()
     // Bounds for a test task starved of pool threads (resumptions 160 s late were measured under
     // the thread sanitizer with both cores busy); the hold outlasts them.
-    let giveUp = ContinuousClock.now + SyncHold.limit
-    while !hold.wasHeld {
-      try #require(ContinuousClock.now < giveUp, "the \(work) never reached its fsync")
-      try await Task.sleep(for: .milliseconds(1))
-    }
+    try await waitUntil("the \(work) reaches its fsync") { hold.wasHeld }
     for event in makeEvents(50, from: 120) { try stage.send(event) }
     #expect(hold.isHeld, "50 sends went on while the fsync was held")
     hold.release()
-    while !finished.done.load(ordering: .acquiring) {
-      try #require(ContinuousClock.now < giveUp + SyncHold.limit, "the \(work) never finished")
-      try await Task.sleep(for: .milliseconds(1))
-    }
+    try await waitUntil("the \(work) finishes") { finished.done.load(ordering: .acquiring) }
     #expect(stage.statistics.outboxCompactionCount == (work == .compaction ? 1 : 0))
     try store.flush()
     try store.close()
@@ -422,12 +415,10 @@ import Testing
   }
 }
 
-/// Holds the `fsync` of the thread that calls ``wait()`` until ``release()``, or ``limit`` at most:
-/// long enough for a test task starved of pool threads to see it held, short enough that a send
-/// that waits for the sync fails the test instead of hanging it.
+/// Holds the `fsync` of the thread that calls ``wait()`` until ``release()``, or
+/// ``stallProofDeadline`` at most: long enough for a test task starved of pool threads to see it
+/// held, short enough that a send that waits for the sync fails the test instead of hanging it.
 private final class SyncHold: Sendable {
-  static let limit = Duration.seconds(600)
-
   private let state = SanitizerVisibleMutex<(held: Bool, wasHeld: Bool, released: Bool)>((false, false, false))
 
   func wait() {
@@ -435,9 +426,8 @@ private final class SyncHold: Sendable {
       $0.held = true
       $0.wasHeld = true
     }
-    let giveUp = ContinuousClock.now + Self.limit
     // On the syncing thread, never a pool thread: a slow disk, on demand.
-    while ContinuousClock.now < giveUp, !state.withLock({ $0.released }) { usleep(500) }
+    _ = blockUntil { state.withLock { $0.released } }
     state.withLock { $0.held = false }
   }
 

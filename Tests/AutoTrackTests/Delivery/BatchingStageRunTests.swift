@@ -1,13 +1,15 @@
 import AutoTrackTesting
 import DelegateProxyKitSupport
+import DelegateProxyKitTestSupport
 import Testing
 
 @testable import AutoTrack
 
 /// `run()` called more than once at a time: one call drives the stage, the others join it.
 @Suite struct BatchingStageRunTests {
-  /// A lost wake-up never ends, so any bound tells it apart; this one holds on a loaded machine.
-  static let endBound = Duration.seconds(120)
+  /// A lost wake-up never ends, so any bound tells it apart; this one holds on a loaded machine,
+  /// where a test task has resumed 160 s late.
+  static let endBound = stallProofDeadline
 
   func makeStage(_ destination: ScriptedDestination) throws -> BatchingStage {
     try BatchingStage(

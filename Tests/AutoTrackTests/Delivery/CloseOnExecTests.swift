@@ -47,7 +47,7 @@ import Testing
     @Test func aCollectorsConnectionsAreCloseOnExec() async throws {
       // The collector keeps the connection open while it waits for a request, so the read timeout
       // outlasts any stall of the accepting thread under a sanitizer on a busy machine.
-      let collector = try LoopbackCollector(readTimeout: loopbackAnswerDeadline)
+      let collector = try makeCollector()
       let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
       try #require(client >= 0)
       var address = sockaddr_in()
@@ -63,10 +63,7 @@ import Testing
 
       // `connect` returns once the kernel queued the connection; the collector's thread accepts it
       // later. It counts the connection after setting the flag, so the search starts from there.
-      let deadline = ContinuousClock.now + loopbackAnswerDeadline
-      while collector.openConnectionCount == 0, ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(5))
-      }
+      try await waitUntil("the collector accepts the connection") { collector.openConnectionCount > 0 }
       try #require(collector.openConnectionCount == 1, "the collector accepted the connection")
 
       // The collector's side of this connection is the socket whose peer is the client's own

@@ -24,7 +24,7 @@ import Testing
   }
 
   @Test func postsTheBatchAsJSON() async throws {
-    let collector = try LoopbackCollector()
+    let collector = try makeCollector()
     defer { collector.stop() }
     let events = makeEvents(3)
     let result = await uploader(collector).deliver(events)
@@ -47,7 +47,7 @@ import Testing
   /// with a failure that names the redirect.
   @Test(arguments: [301, 302, 303, 307, 308])
   func aRedirectIsRetriedAndNeverFollowed(status: Int) async throws {
-    let collector = try LoopbackCollector()
+    let collector = try makeCollector()
     defer { collector.stop() }
     let moved = collector.url.deletingLastPathComponent().appendingPathComponent("moved").absoluteString
     collector.enqueue(.redirect(status: status, location: moved))
@@ -61,7 +61,7 @@ import Testing
   /// The body's exact bytes, as the uploader's documentation states them: sorted keys, `/` not
   /// escaped, an integer as digits and a `Double` always with a fraction or an exponent.
   @Test func theBodyKeepsEachNumbersKind() async throws {
-    let collector = try LoopbackCollector()
+    let collector = try makeCollector()
     defer { collector.stop() }
     let event = TrackedEvent(
       name: "n", id: "d-0", sequence: 7, timestampMs: 1_700_000_000_000,
@@ -75,7 +75,7 @@ import Testing
   }
 
   @Test func splitsTheBatchInHalfOn413() async throws {
-    let collector = try LoopbackCollector()
+    let collector = try makeCollector()
     defer { collector.stop() }
     collector.enqueue(.status(413), .status(413))
     let events = makeEvents(8)
@@ -86,7 +86,7 @@ import Testing
   }
 
   @Test func aSingleEventAnswered413IsRejected() async throws {
-    let collector = try LoopbackCollector()
+    let collector = try makeCollector()
     defer { collector.stop() }
     collector.enqueue(.status(413), .status(413))
     let events = makeEvents(2)
@@ -99,7 +99,7 @@ import Testing
   }
 
   @Test func aRetryInTheFirstHalfHoldsBackTheSecond() async throws {
-    let collector = try LoopbackCollector()
+    let collector = try makeCollector()
     defer { collector.stop() }
     collector.enqueue(.status(413), .status(500))
     let events = makeEvents(4)
@@ -125,7 +125,7 @@ import Testing
     (.status(202), .accepted),
   ])
   func mapsStatusCodesToOutcomes(response: LoopbackCollector.Response, expected: DeliveryOutcome) async throws {
-    let collector = try LoopbackCollector()
+    let collector = try makeCollector()
     defer { collector.stop() }
     collector.enqueue(response)
     let events = makeEvents(2)
@@ -133,7 +133,7 @@ import Testing
   }
 
   @Test func aDroppedConnectionIsARetryableTransportFailure() async throws {
-    let collector = try LoopbackCollector()
+    let collector = try makeCollector()
     defer { collector.stop() }
     collector.enqueue(.dropConnection)
     let result = await uploader(collector).deliver(makeEvents(2))
@@ -145,7 +145,7 @@ import Testing
   }
 
   @Test func aServerThatHangsEndsAtTheDeadlineAsARetryableFailure() async throws {
-    let collector = try LoopbackCollector()
+    let collector = try makeCollector()
     defer { collector.stop() }
     collector.enqueue(.hang)
     let result = await uploader(collector, timeout: .milliseconds(300)).deliver(makeEvents(2))
@@ -156,7 +156,7 @@ import Testing
   }
 
   @Test func bodiesStayUnderTheByteLimit() async throws {
-    let collector = try LoopbackCollector()
+    let collector = try makeCollector()
     defer { collector.stop() }
     let events = makeEvents(10)
     let limit = 1_200
@@ -168,7 +168,7 @@ import Testing
   }
 
   @Test func anEventLargerThanTheLimitIsRejectedWithoutARequest() async throws {
-    let collector = try LoopbackCollector()
+    let collector = try makeCollector()
     defer { collector.stop() }
     var events = makeEvents(1)
     events[0].properties["blob"] = .string(String(repeating: "x", count: 2_000))
@@ -206,7 +206,7 @@ import Testing
   }
 
   @Test func honoursRetryAfterThenDeliversEverything() async throws {
-    let collector = try LoopbackCollector()
+    let collector = try makeCollector()
     defer { collector.stop() }
     collector.enqueue(.status(503, retryAfter: "2"))
     let clock = ManualClock()
@@ -228,7 +228,7 @@ import Testing
   }
 
   @Test func lostResponsesCauseDuplicatesThatEventIDsLetTheCollectorDrop() async throws {
-    let collector = try LoopbackCollector()
+    let collector = try makeCollector()
     defer { collector.stop() }
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
@@ -254,7 +254,7 @@ import Testing
 
 extension HTTPBatchUploaderTests {
   @Test func anUnencodableEventIsRejectedAndTheRestDelivered() async throws {
-    let collector = try LoopbackCollector()
+    let collector = try makeCollector()
     defer { collector.stop() }
     var events = makeEvents(3)
     events[2].properties["bad"] = .double(.nan)

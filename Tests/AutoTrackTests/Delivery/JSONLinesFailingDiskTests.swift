@@ -41,7 +41,9 @@ import Testing
 
   /// Runs the helper to its end; returns its exit status and what it printed. Blocks.
   private static func runAndWait(helper: URL, _ directory: String, _ sends: Int) throws -> (Int32, Data) {
-    let child = try WatchedChild(helper, arguments: ["--failing-disk", directory, String(sends)], killAfter: 120)
+    let child = try WatchedChild(
+      helper, arguments: ["--failing-disk", directory, String(sends)],
+      killAfter: Int(stallProofDeadline.components.seconds))
     defer { child.disarm() }
     let output = child.output.readDataToEndOfFile()
     child.process.waitUntilExit()

@@ -93,7 +93,7 @@ import Testing
   }
 
   /// A flush syncs outside the store's lock: while one thread's `fsync` is held up, another
-  /// thread's sends (automatic writes included) go through. The held sync waits up to 60 s for the
+  /// thread's sends (automatic writes included) go through. The held sync waits up to ``stallProofDeadline`` for the
   /// sends, so a store that syncs under its lock fails the test instead of hanging it; the
   /// flush acknowledges what was written before it synced, the next one the rest.
   @Test func sendsDoNotWaitForAnotherThreadsSync() async throws {
@@ -110,9 +110,8 @@ import Testing
     let race = SyncRace()
     faults.beforeSync { _ in
       guard !race.syncing.exchange(true, ordering: .acquiringAndReleasing) else { return }
-      let deadline = ContinuousClock.now + .seconds(60)
-      while !race.sendsDone.load(ordering: .acquiring), ContinuousClock.now < deadline { usleep(1_000) }
-      race.sendsDoneDuringSync.store(race.sendsDone.load(ordering: .acquiring), ordering: .releasing)
+      let sendsDone = blockUntil { race.sendsDone.load(ordering: .acquiring) }
+      race.sendsDoneDuringSync.store(sendsDone, ordering: .releasing)
     }
     let firstFlush = SanitizerVisibleMutex<Result<FlushAcknowledgement, AutoTrackError>?>(nil)
     let sendFailures = SanitizerVisibleMutex<[AutoTrackError]>([])

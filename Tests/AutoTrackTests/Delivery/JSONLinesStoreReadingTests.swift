@@ -20,7 +20,7 @@ import Testing
 
   /// A reader is held inside its read of the first file; a send and a flush on another thread
   /// finish meanwhile. Under the old code the reader held the store's lock, and the send waited
-  /// for it: the test waited out its 30 s bound and failed.
+  /// for it: the test waited out its bound (``stallProofDeadline``) and failed.
   @Test func aSendGoesThroughWhileAReaderReads() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
@@ -39,8 +39,8 @@ import Testing
         return Result { () throws(AutoTrackError) -> [TrackedEvent] in try store.readAll() }
       }
     }
-    while !gate.readerHeld.load(ordering: .acquiring), !gate.readerFinished.load(ordering: .acquiring) {
-      try await Task.sleep(for: .milliseconds(5))
+    try await waitUntil("the reader reaches its read") {
+      gate.readerHeld.load(ordering: .acquiring) || gate.readerFinished.load(ordering: .acquiring)
     }
     let late = makeEvents(1, prefix: "late")
     let sending = Task {
@@ -52,11 +52,9 @@ import Testing
         }
       }
     }
-    // A bound for a loaded machine, not a measurement: the send takes microseconds when it can run.
-    for _ in 0..<6_000 where !gate.sendFinished.load(ordering: .acquiring) {
-      try await Task.sleep(for: .milliseconds(5))
-    }
-    let sentDuringTheRead = gate.sendFinished.load(ordering: .acquiring)
+    // A bound for a loaded machine, not a measurement: the send takes microseconds when it can run,
+    // and a send that waits for the held reader never finishes before the release below.
+    let sentDuringTheRead = await eventually { gate.sendFinished.load(ordering: .acquiring) }
     gate.release.signal()
     let read = try await reading.value.get()
     let acknowledgement = try await sending.value.get()

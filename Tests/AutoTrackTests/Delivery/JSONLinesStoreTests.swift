@@ -84,11 +84,11 @@ import Testing
     let flusher = Task { await store.runAutomaticFlushing() }
     defer { flusher.cancel() }
     try store.send(makeEvents(1)[0])
-    var rounds = 0
-    while store.statistics.writtenCount == 0, rounds < 10_000 {
+    // The flusher may not be asleep on the clock yet: move the clock on until it has written.
+    try await waitUntil("the automatic flush writes the event") {
+      if store.statistics.writtenCount > 0 { return true }
       clock.advance(by: .milliseconds(100))
-      await Task.yield()
-      rounds += 1
+      return false
     }
     #expect(store.statistics.writtenCount == 1)
   }

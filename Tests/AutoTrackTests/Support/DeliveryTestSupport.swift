@@ -1,20 +1,29 @@
 import DelegateProxyKit
 import DelegateProxyKitSupport
+import DelegateProxyKitTestSupport
 import Foundation
+import LoopbackCollector
 import Synchronization
 import Testing
 
 @testable import AutoTrack
 
-/// The request deadline of every test whose subject is the collector's answer, not a deadline.
+/// The request deadline of every test whose subject is the collector's answer, not a deadline,
+/// and the read timeout of every collector whose subject is not its own timeout.
 ///
 /// The suite runs its tests in parallel, and under the thread sanitizer, with another CPU-bound job
 /// on both cores, a loopback request has gone unanswered for more than 30 s while the stress
 /// suites ran beside it (the whole run took 414 s). A deadline that fires there turns the
-/// collector's answer into a retried `deadlineExceeded`, and the test fails for the machine, not
-/// the code. Ten minutes is beyond any stall seen; a request that really hangs still ends, and
-/// the tests about deadlines set their own.
-let loopbackAnswerDeadline = Duration.seconds(600)
+/// collector's answer into a retried `deadlineExceeded` (a read timeout, into a request the
+/// collector never saw), and the test fails for the machine, not the code. The tests about
+/// deadlines set their own.
+let loopbackAnswerDeadline = stallProofDeadline
+
+/// A collector on a free port whose reads outlast any stall of a loaded machine
+/// (``loopbackAnswerDeadline``), for tests not about its read timeout.
+func makeCollector() throws -> LoopbackCollector {
+  try LoopbackCollector(readTimeout: loopbackAnswerDeadline)
+}
 
 /// A fresh directory under the system's temporary directory, removed by `remove()`.
 struct TemporaryDirectory {
@@ -138,17 +147,12 @@ final class OnceFlag: Sendable {
   }
 }
 
-/// Waits, checking every 5 ms, for a condition that other tasks or threads make true.
-///
-/// Gives up after `giveUpAfter`, so a test whose condition never comes fails instead of hanging.
-/// The default is far above what a loaded machine needs: a full run under the thread sanitizer
-/// with both cores busy has kept a test task waiting 90 s for a cooperative thread.
+/// Waits, checking every 5 ms, for a condition that other tasks or threads make true, and
+/// requires it: a test whose condition never comes fails at ``stallProofDeadline`` instead of hanging.
+/// The condition is checked on the caller's actor.
 func waitUntil(
-  _ what: String, giveUpAfter: Duration = .seconds(300), _ condition: () -> Bool
+  _ what: String, isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool
 ) async throws {
-  let giveUp = ContinuousClock.now + giveUpAfter
-  while !condition() {
-    try #require(ContinuousClock.now < giveUp, "\(what): not within \(giveUpAfter)")
-    try await Task.sleep(for: .milliseconds(5))
-  }
+  let held = await eventually(isolation: isolation, condition)
+  try #require(held, "\(what): not within \(stallProofDeadline)")
 }
