@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitTestSupport
 import Foundation
 import LoopbackCollector
 import Testing
@@ -67,7 +68,7 @@ import Testing
 @Suite struct URLSessionProxyWithoutForwardeeTests {
   @Test("without a forwardee the data proxy answers with Foundation's defaults and the task ends")
   func defaultsAnswerTheSession() async throws {
-    let collector = try LoopbackCollector()
+    let collector = try LoopbackCollector(readTimeout: stallProofDeadline)
     defer { collector.stop() }
     collector.enqueue(.redirect(status: 302, location: "/moved"), .hugeBody(byteCount: 4_000))
     let proxy = URLSessionDataDelegateProxy()
@@ -83,25 +84,13 @@ import Testing
       traces.append("complete \((task.response as? HTTPURLResponse)?.statusCode ?? 0) error \(error == nil ? 0 : 1)")
       ends.continuation.yield(task.taskIdentifier)
     }
-    let session = URLSession(configuration: .ephemeral, delegate: proxy, delegateQueue: nil)
+    let session = URLSession(configuration: .stallProof, delegate: proxy, delegateQueue: nil)
     defer { session.invalidateAndCancel() }
     let task = session.dataTask(with: URLSessionTaskProxyTests.request(collector, "/start"))
     task.resume()
     // Bounded by a generous deadline, awaited: before the defaults ran, the task waited forever
     // for the redirect's completion handler.
-    let ended = await withTaskGroup(of: Int?.self) { group in
-      group.addTask {
-        for await identifier in ends.stream { return identifier }
-        return nil
-      }
-      group.addTask {
-        try? await Task.sleep(for: .seconds(120))
-        return nil
-      }
-      let first = await group.next() ?? nil
-      group.cancelAll()
-      return first
-    }
+    let ended = await firstElement(of: ends.stream)
     #expect(ended == task.taskIdentifier, "the task never ended: \(traces.lines)")
     #expect(traces.lines == ["redirect 302", "status 200", "complete 200 error 0"])
     #expect(collector.requests.map(\.path) == ["/start", "/moved"])

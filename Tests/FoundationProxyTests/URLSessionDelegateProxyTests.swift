@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import DelegateProxyKitTestSupport
 import Foundation
 import LoopbackCollector
 import Synchronization
@@ -26,30 +27,17 @@ import Testing
 
     /// Waits for the next invalidation, up to a generous deadline; `false` when it passes first.
     func nextInvalidation() async -> Bool {
-      let stream = invalidations.stream
-      return await withTaskGroup(of: Bool.self) { group in
-        group.addTask {
-          for await _ in stream { return true }
-          return false
-        }
-        group.addTask {
-          try? await Task.sleep(for: .seconds(30))
-          return false
-        }
-        let first = await group.next() ?? false
-        group.cancelAll()
-        return first
-      }
+      await firstElement(of: invalidations.stream) != nil
     }
   }
 
   /// One request with a completion handler, then the session finishes and is invalidated.
   static func run(wrap: (InvalidationRecorder) throws -> any URLSessionDelegate) async throws -> [String] {
-    let collector = try LoopbackCollector()
+    let collector = try LoopbackCollector(readTimeout: stallProofDeadline)
     defer { collector.stop() }
     collector.enqueue(.status(204))
     let recorder = InvalidationRecorder()
-    let session = URLSession(configuration: .ephemeral, delegate: try wrap(recorder), delegateQueue: nil)
+    let session = URLSession(configuration: .stallProof, delegate: try wrap(recorder), delegateQueue: nil)
     let (_, response) = try await session.data(for: URLRequest(url: collector.url(path: "/ping")))
     session.finishTasksAndInvalidate()
     let invalidated = await recorder.nextInvalidation()

@@ -1,3 +1,4 @@
+import DelegateProxyKitTestSupport
 import Foundation
 import Synchronization
 
@@ -38,22 +39,9 @@ class SessionRecorder: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
   var events: [String] { log.withLock { $0 } }
 
   /// Waits for the next task to complete or the session to become invalid (its line), up to
-  /// `deadline`; `nil` when the deadline passes first.
-  func nextEnd(deadline: Duration = .seconds(30)) async -> String? {
-    let ends = self.ends.stream
-    return await withTaskGroup(of: String?.self) { group in
-      group.addTask {
-        for await end in ends { return end }
-        return nil
-      }
-      group.addTask {
-        try? await Task.sleep(for: deadline)
-        return nil
-      }
-      let first = await group.next() ?? nil
-      group.cancelAll()
-      return first
-    }
+  /// ``stallProofDeadline``; `nil` when the deadline passes first.
+  func nextEnd() async -> String? {
+    await firstElement(of: ends.stream)
   }
 
   fileprivate func record(_ line: String, mergingPrefix prefix: String? = nil) {
