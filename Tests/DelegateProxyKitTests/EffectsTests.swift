@@ -373,7 +373,8 @@ private func describe<Value, Failure: Error>(_ result: Result<Value, Failure>) -
       }
     }
     let task = Task { @MainActor in try await proxy.fetch(9) }
-    while !log.all.contains("begin fetch 9") { await Task.yield() }
+    let reached = await eventually { log.all.contains("begin fetch 9") }
+    try #require(reached, "the call reached the forwardee")
     task.cancel()
     await #expect(throws: CancellationError.self) { try await task.value }
     #expect(log.all.suffix(2) == ["begin fetch 9", "cancelled"])
