@@ -52,8 +52,8 @@ import Testing
   }
 
   @Test("XMLParserDelegate from FoundationXML: imported under canImport next to Foundation, internal to the target")
-  func foundationXML() throws {
-    let index = try FixtureGraphs.withFoundation.get()
+  func foundationXML() async throws {
+    let index = try await FixtureGraphs.withFoundation()
     let generator = ProxyGenerator(index: index, targetName: "GeneratorFixtures")
     let plan = try #require(try generator.plans(protocols: ["XMLParserDelegate"]).first)
     #expect(plan.delegateProtocol.module == "FoundationXML")
@@ -68,8 +68,8 @@ import Testing
   }
 
   @Test("URLSessionDataDelegate's family: Sendable and NSObjectProtocol bases, NSObjectProtocol not forwarded")
-  func urlSessionFamily() throws {
-    let index = try FixtureGraphs.withFoundation.get()
+  func urlSessionFamily() async throws {
+    let index = try await FixtureGraphs.withFoundation()
     let generator = ProxyGenerator(index: index, targetName: "GeneratorFixtures")
     let plans = try generator.plans(protocols: ["URLSessionDelegate", "FoundationNetworking.URLSessionTaskDelegate"])
     for plan in plans {

@@ -36,19 +36,25 @@ enum FixtureGraphs {
     try await headlessUIExtraction.value.get()
   }
 
-  private static let fixturesExtraction = extraction(of: "GeneratorFixtures")
-  private static let headlessUIExtraction = extraction(of: "HeadlessUI")
-
-  private static func extraction(of module: String) -> Task<Result<SymbolIndex, ExtractionFailure>, Never> {
-    Task {
-      await onDedicatedThread { Result { () throws(ExtractionFailure) in try index(of: module) } }
-    }
+  /// The fixtures module's graph with those of the toolchain's Foundation modules, where
+  /// Foundation's delegate protocols are declared; extracted once per test run.
+  static func withFoundation() async throws(ExtractionFailure) -> SymbolIndex {
+    try await withFoundationExtraction.value.get()
   }
 
-  /// The fixtures module's graph with those of the toolchain's Foundation modules, where
-  /// Foundation's delegate protocols are declared.
-  static let withFoundation: Result<SymbolIndex, ExtractionFailure> = Result { () throws(ExtractionFailure) in
-    try index(of: "GeneratorFixtures", with: ["Foundation", "FoundationXML", "FoundationNetworking"])
+  private static let fixturesExtraction = extraction(of: "GeneratorFixtures")
+  private static let headlessUIExtraction = extraction(of: "HeadlessUI")
+  private static let withFoundationExtraction = extraction(
+    of: "GeneratorFixtures", with: ["Foundation", "FoundationXML", "FoundationNetworking"])
+
+  /// The extraction runs its tool and waits for it on a thread of its own: the tests that await it
+  /// (the first of them starts it) block no thread of the cooperative pool meanwhile.
+  private static func extraction(
+    of module: String, with others: [String] = []
+  ) -> Task<Result<SymbolIndex, ExtractionFailure>, Never> {
+    Task {
+      await onDedicatedThread { Result { () throws(ExtractionFailure) in try index(of: module, with: others) } }
+    }
   }
 
   /// The folder the test binary runs from (`.build/<triple>/debug`), which holds `Modules/`.
@@ -98,15 +104,16 @@ enum FixtureGraphs {
     }
   }
 
-  /// Extracts a module's graph into a fresh temporary folder.
+  /// Extracts a module's graph into a fresh temporary folder of its own.
   private static func extract(_ module: String) throws(ExtractionFailure) -> URL {
     guard let binary = binaryDirectory else {
       throw ExtractionFailure(description: "no Modules folder next to the test binary")
     }
     guard let extractor else { throw ExtractionFailure(description: "no swift-symbolgraph-extract on PATH") }
+    // A folder of its own per extraction: the extractions run at once, two of them of the same
+    // module (alone and with Foundation's), and each removes its folder when it has read it.
     let output = FileManager.default.temporaryDirectory
-      .appendingPathComponent("proxy-generation-tests-\(ProcessInfo.processInfo.processIdentifier)-\(module)")
-    try? FileManager.default.removeItem(at: output)
+      .appendingPathComponent("proxy-generation-tests-\(module)-\(UUID().uuidString)")
     do {
       try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
     } catch {
