@@ -29,7 +29,8 @@ package let stallProofDeadline = Duration.seconds(600)
 ///   - isolation: The caller's actor, where `condition` is checked.
 ///   - deadline: How long to wait at most; ``stallProofDeadline`` unless the test needs less.
 ///   - condition: What to wait for; called on the caller's task.
-/// - Returns: Whether `condition` held before the deadline passed; `true` as soon as it does.
+/// - Returns: Whether `condition` held before the deadline passed (or, for a cancelled caller,
+///   holds when the cancellation is seen); `true` as soon as it does.
 package func eventually(
   isolation: isolated (any Actor)? = #isolation, within deadline: Duration = stallProofDeadline,
   _ condition: () -> Bool
@@ -37,9 +38,8 @@ package func eventually(
   let giveUp = ContinuousClock.now + deadline
   while !condition() {
     guard ContinuousClock.now < giveUp else { return false }
-    // A cancelled caller ends its wait at the deadline check: the error of the sleep is not the
-    // outcome, the condition is.
-    try? await Task.sleep(for: .milliseconds(5))
+    // A cancelled caller's sleep throws at once: it gets what holds now instead of a busy wait.
+    do { try await Task.sleep(for: .milliseconds(5)) } catch { return condition() }
   }
   return true
 }
@@ -47,7 +47,7 @@ package func eventually(
 /// Blocks the calling thread, checking every 0.5 ms, until `condition` holds or `deadline` has passed.
 ///
 /// Only for threads of the test's own (a `Thread`, a Dispatch queue, a POSIX thread, a hook that
-/// runs on one): never call it on a thread of the cooperative pool, use ``eventually(within:_:)``.
+/// runs on one): never call it on a thread of the cooperative pool, use ``eventually(isolation:within:_:)``.
 ///
 /// - Parameters:
 ///   - deadline: How long to wait at most; ``stallProofDeadline`` unless the test needs less.
