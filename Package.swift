@@ -42,7 +42,8 @@ let package = Package(
     .target(name: "DelegateProxyKitSupport", swiftSettings: upcomingFeatures),
     // The per-thread block of the core's re-entrancy guard, a C11 `_Thread_local` variable: Swift
     // has no thread-local storage, and a POSIX key costs a call into libc on every proxy-to-proxy
-    // forward. Part of the DelegateProxyKit product, imported by the core only (`internal import`).
+    // forward. Also the per-thread hazard slots that keep a replaced hook snapshot alive while a
+    // call reads it. Part of the DelegateProxyKit product, imported by the core only (`internal import`).
     .target(name: "CForwardingPath"),
     .target(
       name: "DelegateProxyKit", dependencies: ["DelegateProxyKitSupport", "CForwardingPath"],

@@ -17,4 +17,7 @@
 /// The calling thread's block: the same 16-byte aligned address on every call from one thread.
 void *_Nonnull dpk_forwarding_path(void);
 
+// The reader records of the hook snapshots' safe reclamation.
+#include "CHookReaders.h"
+
 #endif

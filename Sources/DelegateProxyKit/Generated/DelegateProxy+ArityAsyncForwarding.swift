@@ -233,10 +233,10 @@ extension DelegateProxy {
       reportCycle(method.selector)
       return try await fallback()
     }
-    // The read is held across the awaits below: replaced snapshots are then released a little
-    // later, never while this call can still reach them.
-    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginReadingHooks(for: method)
-    defer { endReadingHooks(hooks) }
+    // The hold lasts across the awaits below, which may resume on another thread: replaced
+    // snapshots are then released a little later, never while this call can still reach them.
+    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginHoldingHooks(for: method)
+    defer { endHoldingHooks(hooks) }
     if hooks.isEmpty {
       return try await callForwardeeAsync0(method, orElse: fallback, to: call)
     }
@@ -517,10 +517,10 @@ extension DelegateProxy {
       reportCycle(method.selector)
       return try await fallback()
     }
-    // The read is held across the awaits below: replaced snapshots are then released a little
-    // later, never while this call can still reach them.
-    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginReadingHooks(for: method)
-    defer { endReadingHooks(hooks) }
+    // The hold lasts across the awaits below, which may resume on another thread: replaced
+    // snapshots are then released a little later, never while this call can still reach them.
+    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginHoldingHooks(for: method)
+    defer { endHoldingHooks(hooks) }
     if hooks.isEmpty {
       return try await callForwardeeAsync1(method, a0, orElse: fallback, to: call)
     }
@@ -809,10 +809,10 @@ extension DelegateProxy {
       reportCycle(method.selector)
       return try await fallback()
     }
-    // The read is held across the awaits below: replaced snapshots are then released a little
-    // later, never while this call can still reach them.
-    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginReadingHooks(for: method)
-    defer { endReadingHooks(hooks) }
+    // The hold lasts across the awaits below, which may resume on another thread: replaced
+    // snapshots are then released a little later, never while this call can still reach them.
+    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginHoldingHooks(for: method)
+    defer { endHoldingHooks(hooks) }
     if hooks.isEmpty {
       return try await callForwardeeAsync2(method, a0, a1, orElse: fallback, to: call)
     }
@@ -1112,10 +1112,10 @@ extension DelegateProxy {
       reportCycle(method.selector)
       return try await fallback()
     }
-    // The read is held across the awaits below: replaced snapshots are then released a little
-    // later, never while this call can still reach them.
-    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginReadingHooks(for: method)
-    defer { endReadingHooks(hooks) }
+    // The hold lasts across the awaits below, which may resume on another thread: replaced
+    // snapshots are then released a little later, never while this call can still reach them.
+    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginHoldingHooks(for: method)
+    defer { endHoldingHooks(hooks) }
     if hooks.isEmpty {
       return try await callForwardeeAsync3(method, a0, a1, a2, orElse: fallback, to: call)
     }
@@ -1423,10 +1423,10 @@ extension DelegateProxy {
       reportCycle(method.selector)
       return try await fallback()
     }
-    // The read is held across the awaits below: replaced snapshots are then released a little
-    // later, never while this call can still reach them.
-    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginReadingHooks(for: method)
-    defer { endReadingHooks(hooks) }
+    // The hold lasts across the awaits below, which may resume on another thread: replaced
+    // snapshots are then released a little later, never while this call can still reach them.
+    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginHoldingHooks(for: method)
+    defer { endHoldingHooks(hooks) }
     if hooks.isEmpty {
       return try await callForwardeeAsync4(method, a0, a1, a2, a3, orElse: fallback, to: call)
     }
@@ -1742,10 +1742,10 @@ extension DelegateProxy {
       reportCycle(method.selector)
       return try await fallback()
     }
-    // The read is held across the awaits below: replaced snapshots are then released a little
-    // later, never while this call can still reach them.
-    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginReadingHooks(for: method)
-    defer { endReadingHooks(hooks) }
+    // The hold lasts across the awaits below, which may resume on another thread: replaced
+    // snapshots are then released a little later, never while this call can still reach them.
+    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginHoldingHooks(for: method)
+    defer { endHoldingHooks(hooks) }
     if hooks.isEmpty {
       return try await callForwardeeAsync5(method, a0, a1, a2, a3, a4, orElse: fallback, to: call)
     }
@@ -2068,10 +2068,10 @@ extension DelegateProxy {
       reportCycle(method.selector)
       return try await fallback()
     }
-    // The read is held across the awaits below: replaced snapshots are then released a little
-    // later, never while this call can still reach them.
-    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginReadingHooks(for: method)
-    defer { endReadingHooks(hooks) }
+    // The hold lasts across the awaits below, which may resume on another thread: replaced
+    // snapshots are then released a little later, never while this call can still reach them.
+    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginHoldingHooks(for: method)
+    defer { endHoldingHooks(hooks) }
     if hooks.isEmpty {
       return try await callForwardeeAsync6(method, a0, a1, a2, a3, a4, a5, orElse: fallback, to: call)
     }

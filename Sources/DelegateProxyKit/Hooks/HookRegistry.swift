@@ -1,3 +1,4 @@
+internal import CForwardingPath
 import DelegateProxyKitSupport
 import Synchronization
 
@@ -59,7 +60,7 @@ public final class HookRegistry: Sendable {
     var nextID: UInt64 = 1
     var isAlive = true
     var errorHandler: (@Sendable (DelegateProxyError) -> Void)?
-    /// Snapshots replaced while a call may still be reading them; released once no call is.
+    /// Snapshots replaced while a call may still be reading them; released once none is.
     var retired: [UInt] = []
   }
 
@@ -67,9 +68,18 @@ public final class HookRegistry: Sendable {
   @usableFromInline internal let published = Atomic<UInt>(0)
   /// The `hookBit`s of every hooked method, ORed: 0 when no hook is installed.
   @usableFromInline internal let hookedMask = Atomic<UInt64>(0)
-  /// The calls reading a snapshot right now. A replaced snapshot is released only when this is
-  /// zero, so a call never reads freed memory and never takes a lock.
-  @usableFromInline internal let readers = Atomic<Int>(0)
+  /// The `async` calls holding a snapshot right now (their awaits may move them to another
+  /// thread, so they cannot use the thread's reader record), and synchronous calls nested too
+  /// deep for its slots. A replaced snapshot is released only when this is zero and no thread's
+  /// slot holds it (``HookReaders``), so a call never reads freed memory and never takes a lock.
+  @usableFromInline internal let holders = Atomic<Int>(0)
+  /// Counts this registry's live snapshots in debug builds.
+  private let census = SnapshotCensus()
+  #if DEBUG
+    /// Debug builds only: the snapshots of this registry not yet freed, the published one
+    /// included.
+    package var liveSnapshotCount: Int { census.live.load(ordering: .relaxed) }
+  #endif
   #if DEBUG
     /// Debug builds only: the hooked calls of this proxy that took a generated arity path, and
     /// those that took the parameter-pack path, so tests can check which overload a call
@@ -372,16 +382,21 @@ public final class HookRegistry: Sendable {
         HookSnapshot(
           methods: state.lists.map {
             MethodHooks(method: $0.method, before: $0.before, instead: $0.instead, after: $0.after)
-          })
+          }, census: census)
       ).toOpaque()
     hookedMask.store(state.lists.reduce(0) { $0 | $1.method.hookBit }, ordering: .relaxed)
-    // Sequentially consistent with the readers' increment-then-load: either a call's load sees
-    // the new snapshot, or this load sees the call's increment and keeps the old one alive.
+    // Sequentially consistent with the readers' announce-then-load (a holder's increment, a
+    // reader's slot store): either a call's second load sees the new snapshot, or the loads
+    // below see the call's announcement and keep the old one alive.
     let old = published.exchange(UInt(bitPattern: snapshot), ordering: .sequentiallyConsistent)
     if old != 0 { state.retired.append(old) }
-    guard !state.retired.isEmpty, readers.load(ordering: .sequentiallyConsistent) == 0 else { return [] }
-    let released = state.retired
-    state.retired = []
+    guard !state.retired.isEmpty, holders.load(ordering: .sequentiallyConsistent) == 0 else { return [] }
+    var released: [UInt] = []
+    state.retired.removeAll { retired in
+      guard !HookReaders.isProtected(retired) else { return false }
+      released.append(retired)
+      return true
+    }
     return released
   }
 
@@ -400,23 +415,41 @@ public final class HookRegistry: Sendable {
 
   // MARK: Reading, from the forwarding path
 
-  /// Starts reading the published snapshot: `nil` when no hook is installed. A non-`nil` result
-  /// must be handed to ``endRead()`` when the call no longer uses it.
+  /// The published snapshot, `nil` when no hook is installed, protected by slot `index` of the
+  /// calling thread's reader record for a synchronous call; valid until the call releases the
+  /// slot (``HookReaders/endRead(_:)``).
+  @inline(__always)
+  internal func protectPublished(slot index: UInt64) -> Unmanaged<HookSnapshot>? {
+    var snapshot = published.load(ordering: .relaxed)
+    while true {
+      dpk_hook_protect(index, snapshot)
+      // Sequentially consistent after the slot store: a writer that replaced `snapshot` before
+      // this load is seen here; one that replaces it later sees the slot.
+      let current = published.load(ordering: .sequentiallyConsistent)
+      if current == snapshot { break }
+      snapshot = current
+    }
+    return UnsafeMutableRawPointer(bitPattern: snapshot).map { Unmanaged<HookSnapshot>.fromOpaque($0) }
+  }
+
+  /// Starts holding the published snapshot for an `async` call: `nil` when no hook is installed.
+  /// A non-`nil` result must be handed to ``endHold()`` when the call no longer uses it, from
+  /// any thread. Two atomic read-modify-writes on this registry, which synchronous calls avoid.
   @inlinable
-  internal func beginRead() -> Unmanaged<HookSnapshot>? {
+  internal func beginHold() -> Unmanaged<HookSnapshot>? {
     guard published.load(ordering: .relaxed) != 0 else { return nil }
-    readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+    holders.wrappingAdd(1, ordering: .sequentiallyConsistent)
     guard let snapshot = UnsafeMutableRawPointer(bitPattern: published.load(ordering: .sequentiallyConsistent)) else {
-      readers.wrappingSubtract(1, ordering: .releasing)
+      holders.wrappingSubtract(1, ordering: .releasing)
       return nil
     }
     return Unmanaged<HookSnapshot>.fromOpaque(snapshot)
   }
 
-  /// Ends a read started by ``beginRead()``.
+  /// Ends a hold started by ``beginHold()``.
   @inlinable
-  internal func endRead() {
-    readers.wrappingSubtract(1, ordering: .releasing)
+  internal func endHold() {
+    holders.wrappingSubtract(1, ordering: .releasing)
   }
 
   /// Removes a run-once hook that a call claimed and ran.

@@ -1,3 +1,11 @@
+import Synchronization
+
+/// Counts the live snapshots of one registry, in debug builds, so tests can check that a replaced
+/// snapshot outlives every call reading it and is freed after.
+internal final class SnapshotCensus: Sendable {
+  let live = Atomic<Int>(0)
+}
+
 /// The hooks of one registry as published for calls: immutable, read without a lock.
 @usableFromInline
 internal final class HookSnapshot: Sendable {
@@ -6,10 +14,25 @@ internal final class HookSnapshot: Sendable {
   @usableFromInline let ids: [UInt]
   @usableFromInline let methods: [MethodHooks]
 
-  init(methods: [MethodHooks]) {
+  #if DEBUG
+    /// Debug builds only: the live snapshots of the registry that made this one.
+    private let census: SnapshotCensus
+  #endif
+
+  init(methods: [MethodHooks], census: SnapshotCensus) {
     self.ids = methods.map { UInt(bitPattern: ObjectIdentifier($0.method)) }
     self.methods = methods
+    #if DEBUG
+      self.census = census
+      census.live.wrappingAdd(1, ordering: .relaxed)
+    #endif
   }
+
+  #if DEBUG
+    deinit {
+      census.live.wrappingSubtract(1, ordering: .relaxed)
+    }
+  #endif
 
   /// The hooks of the method with identity `id`, unretained (the caller holds a read of the
   /// snapshot), or `nil`. A linear scan: a proxy has hooks on a handful of methods.
@@ -108,23 +131,30 @@ internal final class MethodHooks: @unchecked Sendable {
 internal struct CallHooks {
   @usableFromInline let typeWide: Unmanaged<MethodHooks>?
   @usableFromInline let instance: Unmanaged<MethodHooks>?
-  /// Whether the call holds a read of the type-wide snapshot, to end when it is done.
-  @usableFromInline let readsTypeWide: Bool
-  /// Whether the call holds a read of the proxy's own snapshot.
-  @usableFromInline let readsInstance: Bool
+  /// How many slots of its thread's reader record a synchronous call uses, to release when it
+  /// is done.
+  @usableFromInline let threadSlots: UInt8
+  /// Whether an `async` call counts among the holders of the type-wide registry.
+  @usableFromInline let holdsTypeWide: Bool
+  /// Whether an `async` call counts among the holders of the proxy's own registry.
+  @usableFromInline let holdsInstance: Bool
 
   @inlinable
   init(
-    typeWide: Unmanaged<MethodHooks>?, instance: Unmanaged<MethodHooks>?, readsTypeWide: Bool = false,
-    readsInstance: Bool = false
+    typeWide: Unmanaged<MethodHooks>?, instance: Unmanaged<MethodHooks>?, threadSlots: UInt8 = 0,
+    holdsTypeWide: Bool = false, holdsInstance: Bool = false
   ) {
     self.typeWide = typeWide
     self.instance = instance
-    self.readsTypeWide = readsTypeWide
-    self.readsInstance = readsInstance
+    self.threadSlots = threadSlots
+    self.holdsTypeWide = holdsTypeWide
+    self.holdsInstance = holdsInstance
   }
 
   @inlinable var isEmpty: Bool { typeWide == nil && instance == nil }
+
+  /// Whether the call holds anything to release when it is done.
+  @inlinable var needsEnd: Bool { threadSlots != 0 || holdsTypeWide || holdsInstance }
 
   @inlinable var needsInvocation: Bool {
     (typeWide?._withUnsafeGuaranteedRef { $0.needsInvocation } ?? false)

@@ -246,10 +246,10 @@ extension DelegateProxy {
       reportCycle(method.selector)
       return try await fallback()
     }
-    // The read is held across the awaits below: replaced snapshots are then released a little
-    // later, never while this call can still reach them.
-    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginReadingHooks(for: method)
-    defer { endReadingHooks(hooks) }
+    // The hold lasts across the awaits below, which may resume on another thread: replaced
+    // snapshots are then released a little later, never while this call can still reach them.
+    let hooks = chain.sameType ? CallHooks(typeWide: nil, instance: nil) : beginHoldingHooks(for: method)
+    defer { endHoldingHooks(hooks) }
     return try await runHookedAsync(hooks, method, reifier, repeat each arguments, orElse: fallback, to: call)
   }
 

@@ -1,3 +1,4 @@
+internal import CForwardingPath
 public import Foundation
 import Synchronization
 
@@ -126,27 +127,78 @@ open class DelegateProxyBase: NSObject {
   }
 
   /// Starts reading the hooks of `method` on this proxy's type and on this proxy, from the
-  /// published snapshots, without a lock. The result is valid until ``endReadingHooks(_:)``.
+  /// published snapshots, without a lock, for a synchronous call: the result is valid on this
+  /// thread until ``endReadingHooks(_:)``.
   ///
   /// A registry whose hooked methods do not include `method`'s bit is not read at all: the
-  /// call then behaves as if it started before that registry's next hook was installed.
+  /// call then behaves as if it started before that registry's next hook was installed. When
+  /// either is read, the thread's reader record announces the read (``HookReaders``): no shared
+  /// memory is written.
   @inlinable @inline(__always)
   internal final func beginReadingHooks(for method: ProxyMethod) -> CallHooks {
-    let id = UInt(bitPattern: ObjectIdentifier(method))
     let bit = method.hookBit
-    let typeWide = typeHookRegistry.hookedMask.load(ordering: .relaxed) & bit != 0 ? typeHookRegistry.beginRead() : nil
-    let instance = hooks.hookedMask.load(ordering: .relaxed) & bit != 0 ? hooks.beginRead() : nil
-    return CallHooks(
-      typeWide: typeWide?._withUnsafeGuaranteedRef { $0.hooks(for: id) },
-      instance: instance?._withUnsafeGuaranteedRef { $0.hooks(for: id) }, readsTypeWide: typeWide != nil,
-      readsInstance: instance != nil)
+    let readsTypeWide = typeHookRegistry.hookedMask.load(ordering: .relaxed) & bit != 0
+    let readsInstance = hooks.hookedMask.load(ordering: .relaxed) & bit != 0
+    guard readsTypeWide || readsInstance else { return CallHooks(typeWide: nil, instance: nil) }
+    return readHooks(of: method, typeWide: readsTypeWide, instance: readsInstance)
   }
 
-  /// Ends a read started by ``beginReadingHooks(for:)``.
+  /// ``beginReadingHooks(for:)`` once a registry is known to be read: each snapshot read is
+  /// protected by a slot of the thread's reader record. Out of line: the record is C thread-local
+  /// state that the inlined forwarding paths cannot reach. Calls nested deeper than the record's
+  /// slots hold their snapshots as `async` calls do.
+  @usableFromInline
+  internal final func readHooks(of method: ProxyMethod, typeWide readsTypeWide: Bool, instance readsInstance: Bool)
+    -> CallHooks
+  {
+    let count: UInt64 = readsTypeWide && readsInstance ? 2 : 1
+    let reserved = dpk_hook_reserve(count)
+    guard reserved >= 0 else { return beginHoldingHooks(for: method) }
+    let first = UInt64(reserved)
+    let id = UInt(bitPattern: ObjectIdentifier(method))
+    let typeWide = readsTypeWide ? typeHookRegistry.protectPublished(slot: first) : nil
+    let instance = readsInstance ? hooks.protectPublished(slot: readsTypeWide ? first + 1 : first) : nil
+    return CallHooks(
+      typeWide: typeWide?._withUnsafeGuaranteedRef { $0.hooks(for: id) },
+      instance: instance?._withUnsafeGuaranteedRef { $0.hooks(for: id) }, threadSlots: UInt8(truncatingIfNeeded: count))
+  }
+
+  /// Ends a read started by ``beginReadingHooks(for:)``, on the thread that started it.
   @inlinable @inline(__always)
   internal final func endReadingHooks(_ hooks: CallHooks) {
-    if hooks.readsTypeWide { typeHookRegistry.endRead() }
-    if hooks.readsInstance { self.hooks.endRead() }
+    if hooks.needsEnd { finishReadingHooks(hooks) }
+  }
+
+  /// ``endReadingHooks(_:)`` for a call that read a registry: releases its slots, or its holds.
+  @usableFromInline
+  internal final func finishReadingHooks(_ hooks: CallHooks) {
+    if hooks.threadSlots != 0 {
+      HookReaders.endRead(Int(hooks.threadSlots))
+    } else {
+      endHoldingHooks(hooks)
+    }
+  }
+
+  /// Starts holding the hooks of `method` for an `async` call, whose awaits may end on another
+  /// thread than the one that started it: each registry read counts the call among its holders.
+  /// The result is valid until ``endHoldingHooks(_:)``.
+  @inlinable @inline(__always)
+  internal final func beginHoldingHooks(for method: ProxyMethod) -> CallHooks {
+    let id = UInt(bitPattern: ObjectIdentifier(method))
+    let bit = method.hookBit
+    let typeWide = typeHookRegistry.hookedMask.load(ordering: .relaxed) & bit != 0 ? typeHookRegistry.beginHold() : nil
+    let instance = hooks.hookedMask.load(ordering: .relaxed) & bit != 0 ? hooks.beginHold() : nil
+    return CallHooks(
+      typeWide: typeWide?._withUnsafeGuaranteedRef { $0.hooks(for: id) },
+      instance: instance?._withUnsafeGuaranteedRef { $0.hooks(for: id) }, holdsTypeWide: typeWide != nil,
+      holdsInstance: instance != nil)
+  }
+
+  /// Ends a hold started by ``beginHoldingHooks(for:)``.
+  @inlinable @inline(__always)
+  internal final func endHoldingHooks(_ hooks: CallHooks) {
+    if hooks.holdsTypeWide { typeHookRegistry.endHold() }
+    if hooks.holdsInstance { self.hooks.endHold() }
   }
 
   /// Runs a string-keyed before or after hook, or feeds a stream.

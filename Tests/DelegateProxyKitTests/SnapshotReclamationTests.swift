@@ -1,0 +1,114 @@
+import DelegateProxyKit
+import DelegateProxyKitTestSupport
+import Synchronization
+import Testing
+
+/// A replaced hook snapshot stays alive while a call still reads it, and is freed once none can.
+///
+/// The counts come from the registry's debug-only census of its live snapshots. Each test uses
+/// hooks of its own proxy only: the type-wide registry is shared with tests that run in parallel.
+/// A snapshot is freed by the registry's next change after the last call reading it ended; the
+/// checks that it was freed retry a few changes (bounded), as a scheduler may delay a thread's
+/// exit.
+@Suite struct SnapshotReclamationTests {
+  @Test func aSnapshotReplacedDuringACallOutlivesTheCall() async throws {
+    let proxy = ProbeDelegateProxy(forwardee: CountingProbe())
+    let shared = SharedProxy(proxy)
+    let liveInsideTheHook = Observed<Int?>(nil)
+    let token = proxy.hookAfter(\.one) { _ in
+      // This call reads the current snapshot; installing a hook replaces it.
+      let extra = shared.proxy.hookBefore(\.ping) {}
+      liveInsideTheHook.value = shared.proxy.hooks.liveSnapshotCount
+      _ = try? extra.remove()
+    }
+    proxy.one(1)
+    // The snapshot the call read and the one the install published; the removal freed the
+    // latter (no call read it) and published another.
+    #expect(liveInsideTheHook.value == 2)
+    #expect(proxy.hooks.liveSnapshotCount == 2)
+    // The call is over: a later change frees what it kept alive.
+    #expect(await changesFreeEveryReplacedSnapshot(shared))
+    try token.remove()
+    #expect(await changesFreeEveryReplacedSnapshot(shared, keeping: 0))
+  }
+
+  @Test func aSnapshotReadOnAnotherThreadOutlivesThatThreadsCall() async throws {
+    let proxy = ProbeDelegateProxy(forwardee: CountingProbe())
+    let shared = SharedProxy(proxy)
+    let inside = Observed(false)
+    let released = Observed(false)
+    let token = proxy.hookAfter(\.one) { _ in
+      inside.value = true
+      // A dedicated thread, bounded: the other thread replaces the snapshot meanwhile.
+      let deadline = ContinuousClock.now + .seconds(30)
+      while !released.value && ContinuousClock.now < deadline {}
+    }
+    let liveWhileRead = Observed<Int?>(nil)
+    await runOnThreads([
+      { shared.proxy.one(1) },
+      {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !inside.value && ContinuousClock.now < deadline {}
+        // Replace the snapshot the caller reads twice over, then look while it still reads.
+        let extra = shared.proxy.hookBefore(\.ping) {}
+        _ = try? extra.remove()
+        liveWhileRead.value = shared.proxy.hooks.liveSnapshotCount
+        released.value = true
+      },
+    ])
+    #expect(inside.value)
+    // The snapshot the caller reads, and the one the removal published.
+    #expect(liveWhileRead.value == 2)
+    // Both threads are done (and exited): later changes free every replaced snapshot.
+    #expect(await changesFreeEveryReplacedSnapshot(shared))
+    try token.remove()
+    #expect(await changesFreeEveryReplacedSnapshot(shared, keeping: 0))
+  }
+
+  @Test func replacedSnapshotsAreFreedAfterInstallsRacingCallsOnEightThreads() async throws {
+    let proxy = ProbeDelegateProxy(forwardee: CountingProbe())
+    let shared = SharedProxy(proxy)
+    let keep = proxy.hookAfter(\.one) { _ in }
+    var bodies: [@Sendable () -> Void] = (0..<4).map { _ in
+      { for index in 0..<5_000 { shared.proxy.one(index) } }
+    }
+    for _ in 0..<4 {
+      bodies.append {
+        for _ in 0..<300 {
+          let token = shared.proxy.hookBefore(\.one) { _ in }
+          _ = try? token.remove()
+        }
+      }
+    }
+    await runOnThreads(bodies)
+    // No retired snapshot is kept for good: once the calls are over, later changes free them all.
+    #expect(await changesFreeEveryReplacedSnapshot(shared))
+    try keep.remove()
+    #expect(await changesFreeEveryReplacedSnapshot(shared, keeping: 0))
+  }
+
+  /// Installs and removes a hook until the registry keeps only its published snapshot (`keeping`
+  /// 1) or none (0), yielding between tries, for up to 30 seconds; whether it got there.
+  private func changesFreeEveryReplacedSnapshot(
+    _ shared: SharedProxy<ProbeDelegateProxy>, keeping expected: Int = 1
+  ) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(30)
+    repeat {
+      let extra = shared.proxy.hookBefore(\.ping) {}
+      _ = try? extra.remove()
+      if shared.proxy.hooks.liveSnapshotCount == expected { return true }
+      await Task.yield()
+    } while ContinuousClock.now < deadline
+    return false
+  }
+}
+
+/// A value threads hand each other, behind a lock.
+private final class Observed<Value: Sendable>: Sendable {
+  private let storage: Mutex<Value>
+  init(_ value: Value) { storage = Mutex(value) }
+  var value: Value {
+    get { storage.withLock { $0 } }
+    set { storage.withLock { $0 = newValue } }
+  }
+}
