@@ -40,15 +40,13 @@ import Testing
     let token = proxy.hookAfter(\.one) { _ in
       inside.value = true
       // A dedicated thread, bounded: the other thread replaces the snapshot meanwhile.
-      let deadline = ContinuousClock.now + .seconds(30)
-      while !released.value && ContinuousClock.now < deadline {}
+      _ = blockUntil { released.value }
     }
     let liveWhileRead = Observed<Int?>(nil)
     await runOnThreads([
       { shared.proxy.one(1) },
       {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !inside.value && ContinuousClock.now < deadline {}
+        _ = blockUntil { inside.value }
         // Replace the snapshot the caller reads twice over, then look while it still reads.
         let extra = shared.proxy.hookBefore(\.ping) {}
         _ = try? extra.remove()
@@ -88,18 +86,15 @@ import Testing
   }
 
   /// Installs and removes a hook until the registry keeps only its published snapshot (`keeping`
-  /// 1) or none (0), yielding between tries, for up to 30 seconds; whether it got there.
+  /// 1) or none (0), pausing between tries, for up to ``stallProofDeadline``; whether it got there.
   private func changesFreeEveryReplacedSnapshot(
     _ shared: SharedProxy<ProbeDelegateProxy>, keeping expected: Int = 1
   ) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(30)
-    repeat {
+    await eventually {
       let extra = shared.proxy.hookBefore(\.ping) {}
       _ = try? extra.remove()
-      if shared.proxy.hooks.liveSnapshotCount == expected { return true }
-      await Task.yield()
-    } while ContinuousClock.now < deadline
-    return false
+      return shared.proxy.hooks.liveSnapshotCount == expected
+    }
   }
 }
 
