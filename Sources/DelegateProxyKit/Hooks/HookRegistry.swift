@@ -73,12 +73,15 @@ public final class HookRegistry: Sendable {
   /// deep for its slots. A replaced snapshot is released only when this is zero and no thread's
   /// slot holds it (``HookReaders``), so a call never reads freed memory and never takes a lock.
   @usableFromInline internal let holders = Atomic<Int>(0)
-  /// Counts this registry's live snapshots in debug builds.
-  private let census = SnapshotCensus()
   #if DEBUG
+    /// Counts this registry's live snapshots.
+    private let census: SnapshotCensus? = SnapshotCensus()
     /// Debug builds only: the snapshots of this registry not yet freed, the published one
     /// included.
-    package var liveSnapshotCount: Int { census.live.load(ordering: .relaxed) }
+    package var liveSnapshotCount: Int { census?.live.load(ordering: .relaxed) ?? 0 }
+  #else
+    /// No census in release builds, so a registry (one per proxy) allocates nothing for it.
+    private var census: SnapshotCensus? { nil }
   #endif
   #if DEBUG
     /// Debug builds only: the hooked calls of this proxy that took a generated arity path, and

@@ -16,21 +16,22 @@ internal final class HookSnapshot: Sendable {
 
   #if DEBUG
     /// Debug builds only: the live snapshots of the registry that made this one.
-    private let census: SnapshotCensus
+    private let census: SnapshotCensus?
   #endif
 
-  init(methods: [MethodHooks], census: SnapshotCensus) {
+  /// `census` counts the snapshot while it lives, in debug builds; release builds pass `nil`.
+  init(methods: [MethodHooks], census: SnapshotCensus?) {
     self.ids = methods.map { UInt(bitPattern: ObjectIdentifier($0.method)) }
     self.methods = methods
     #if DEBUG
       self.census = census
-      census.live.wrappingAdd(1, ordering: .relaxed)
+      census?.live.wrappingAdd(1, ordering: .relaxed)
     #endif
   }
 
   #if DEBUG
     deinit {
-      census.live.wrappingSubtract(1, ordering: .relaxed)
+      census?.live.wrappingSubtract(1, ordering: .relaxed)
     }
   #endif
 
