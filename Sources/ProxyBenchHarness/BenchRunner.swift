@@ -50,7 +50,10 @@ package struct BenchRunner {
   package func measure(_ variant: Variant) -> Measurement? {
     switch variant.body {
     case .timedLoop(let setup):
-      return measureLoop(setup())
+      return measureLoop(setup(), settle: {})
+    case .settledLoop(let setup):
+      let loop = setup()
+      return measureLoop(loop.run, settle: loop.settle)
     case .preparedBatch(let operations, let prepare):
       return measureBatch(operations: operations, prepare: prepare)
     case .preparedRateBatch(let unit, let operations, let prepare):
@@ -71,17 +74,22 @@ package struct BenchRunner {
   /// - Parameters:
   ///   - loop: The loop to calibrate.
   ///   - budget: How long one sample should last; the configuration's sample time when `nil`.
+  ///   - settle: Runs untimed after each timing of `loop`.
   /// - Returns: Iterations per sample, within `1...maxIterationsPerSample`.
-  package func calibrate(_ loop: (Int) -> Void, budget: UInt64? = nil) -> Int {
+  package func calibrate(_ loop: (Int) -> Void, budget: UInt64? = nil, settle: () -> Void = {}) -> Int {
     let budget = Double(budget ?? configuration.sampleNanoseconds)
     let cap = configuration.maxIterationsPerSample
     var iterations = 1
     while true {
       var elapsed = Double(time { loop(iterations) })
+      settle()
       if elapsed >= budget / 10, iterations < cap {
         // One timing preempted by another process can look long enough and stop the growth at a
         // fraction of the iterations the budget needs: confirm with the best of three.
-        for _ in 0..<2 { elapsed = min(elapsed, Double(time { loop(iterations) })) }
+        for _ in 0..<2 {
+          elapsed = min(elapsed, Double(time { loop(iterations) }))
+          settle()
+        }
       }
       if elapsed >= budget / 10 || iterations >= cap {
         guard elapsed > 0 else { return cap }
@@ -94,10 +102,13 @@ package struct BenchRunner {
     }
   }
 
-  private func measureLoop(_ loop: (Int) -> Void) -> Measurement {
-    let iterations = calibrate(loop)
+  private func measureLoop(_ loop: (Int) -> Void, settle: () -> Void) -> Measurement {
+    let iterations = calibrate(loop, settle: settle)
     let warmupEnd = environment.now() &+ configuration.warmupNanoseconds
-    repeat { loop(iterations) } while environment.now() < warmupEnd
+    repeat {
+      loop(iterations)
+      settle()
+    } while environment.now() < warmupEnd
 
     let context = MeasurementContext(configuration: configuration, environment: environment)
     var samples: [Double] = []
@@ -105,6 +116,7 @@ package struct BenchRunner {
     var allocations: UInt64? = 0
     for _ in 0..<configuration.sampleCount {
       let sample = context.time { loop(iterations) }
+      settle()
       samples.append(Double(sample.nanoseconds) / Double(iterations))
       allocations = allocations.flatMap { total in sample.allocations.map { total &+ $0 } }
     }

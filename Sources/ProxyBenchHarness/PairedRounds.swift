@@ -47,7 +47,7 @@ extension BenchRunner {
   /// The unit a pairable body's side of a round is reported in, or `nil` when it cannot be paired.
   private func pairingUnit(_ body: Variant.Body) -> ResultUnit? {
     switch body {
-    case .timedLoop, .preparedBatch: .nanosecondsPerOperation
+    case .timedLoop, .settledLoop, .preparedBatch: .nanosecondsPerOperation
     case .preparedRateBatch(let unit, _, _): unit
     case .custom, .unavailable: nil
     }
@@ -127,15 +127,10 @@ extension BenchRunner {
     let context = MeasurementContext(configuration: configuration, environment: environment)
     switch body {
     case .timedLoop(let setup):
+      return loopSampler(setup(), settle: {}, context: context)
+    case .settledLoop(let setup):
       let loop = setup()
-      let iterations = calibrate(loop, budget: configuration.roundNanoseconds)
-      return Sampler(
-        operations: iterations, isBatch: false,
-        warmUp: {
-          let end = environment.now() &+ configuration.warmupNanoseconds
-          repeat { loop(iterations) } while environment.now() < end
-        },
-        sample: { context.time { loop(iterations) } })
+      return loopSampler(loop.run, settle: loop.settle, context: context)
     case .preparedBatch(let operations, let prepare):
       return batchSampler(operations: operations, prepare: prepare, rate: nil, context: context)
     case .preparedRateBatch(let unit, let operations, let prepare):
@@ -147,6 +142,26 @@ extension BenchRunner {
 }
 
 extension BenchRunner {
+  private func loopSampler(
+    _ loop: @escaping @MainActor (Int) -> Void, settle: @escaping @MainActor () -> Void, context: MeasurementContext
+  ) -> Sampler {
+    let iterations = calibrate(loop, budget: configuration.roundNanoseconds, settle: settle)
+    return Sampler(
+      operations: iterations, isBatch: false,
+      warmUp: {
+        let end = environment.now() &+ configuration.warmupNanoseconds
+        repeat {
+          loop(iterations)
+          settle()
+        } while environment.now() < end
+      },
+      sample: {
+        let timed = context.time { loop(iterations) }
+        settle()
+        return timed
+      })
+  }
+
   private func batchSampler(
     operations: Int, prepare: @escaping @MainActor () -> @MainActor () -> Void, rate: ResultUnit?,
     context: MeasurementContext

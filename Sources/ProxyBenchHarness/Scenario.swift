@@ -136,6 +136,13 @@ package struct Variant {
     /// feed each result to `blackHole`. The harness picks `iterations` so one
     /// sample lasts the configured time.
     case timedLoop(setup: @MainActor () -> @MainActor (_ iterations: Int) -> Void)
+    /// A timed loop that leaves work running on other threads (a delivery stage, a worker it woke).
+    /// Timed like ``timedLoop(setup:)``; after every run of the loop (calibration, warm-up and
+    /// sample) the harness calls the loop's ``SettledLoop/settle`` untimed, which returns once that
+    /// work is done. So a sample times the loop with the work the loop itself starts on the other
+    /// threads, and none left over from the run before it, nor does that work run into the paired
+    /// variant's side of a round.
+    case settledLoop(setup: @MainActor () -> SettledLoop)
     /// A fixed batch of `operations` operations that cannot be repeated on the
     /// same state (installing, tearing down). Before every sample `prepare`
     /// runs untimed and returns the batch; only the batch is timed.
@@ -173,6 +180,24 @@ package struct Variant {
     self.group = group
     self.targets = targets
     self.body = body
+  }
+}
+
+/// The loop of a ``Variant/Body/settledLoop(setup:)`` variant and the untimed step after each run of it.
+package struct SettledLoop {
+  /// Runs the operation exactly `iterations` times, feeding each result to `blackHole`.
+  package var run: @MainActor (_ iterations: Int) -> Void
+  /// Returns once the work that runs of ``run`` left on other threads is done. Never timed.
+  package var settle: @MainActor () -> Void
+
+  /// Creates a settled loop.
+  ///
+  /// - Parameters:
+  ///   - run: The loop.
+  ///   - settle: The untimed step after each run of the loop.
+  package init(run: @escaping @MainActor (_ iterations: Int) -> Void, settle: @escaping @MainActor () -> Void) {
+    self.run = run
+    self.settle = settle
   }
 }
 

@@ -21,6 +21,37 @@ import Testing
     #expect(measurement.allocationsPerOperation == 2)
   }
 
+  @Test func aSettledLoopSettlesAfterEveryRunAndOutsideTheTiming() throws {
+    let clock = FakeClock()
+    let runner = BenchRunner(configuration: Fixtures.tiny, environment: clock.environment)
+    var runs = 0
+    var settles = 0
+    var unsettledRuns = 0
+    let variant = Variant(
+      id: "settled",
+      body: .settledLoop {
+        SettledLoop(
+          run: { iterations in
+            if runs != settles { unsettledRuns += 1 }
+            runs += 1
+            clock.nanoseconds += UInt64(3 * iterations)
+            clock.allocations += UInt64(iterations)
+          },
+          settle: {
+            settles += 1
+            clock.nanoseconds += 1_000_000  // the other threads' work: never timed
+            clock.allocations += 1_000
+          })
+      })
+    let measurement = try #require(runner.measure(variant))
+    #expect(measurement.samples == Array(repeating: 3, count: Fixtures.tiny.sampleCount))
+    #expect(measurement.allocationsPerOperation == 1)
+    // Calibration, warm-up and samples: each run was settled before the next.
+    #expect(runs > Fixtures.tiny.sampleCount)
+    #expect(settles == runs)
+    #expect(unsettledRuns == 0)
+  }
+
   @Test func calibrationFillsTheSampleBudget() {
     let clock = FakeClock()
     let runner = BenchRunner(configuration: Fixtures.tiny, environment: clock.environment)

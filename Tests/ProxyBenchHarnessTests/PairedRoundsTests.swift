@@ -74,6 +74,41 @@ private func loop(_ clock: FakeClock, cost: UInt64) -> Variant.Body {
     #expect(paired.variant.samples.contains(15) || paired.reference.samples.contains(10))
   }
 
+  @Test func whatASettledSideLeavesRunningNeverLandsOnTheOtherSide() throws {
+    // The variant's runs leave work behind (a delivery stage still building) that slows whatever
+    // runs next by 10 ns per iteration the variant ran, until it is settled.
+    let clock = FakeClock()
+    var leftover: UInt64 = 0
+    func payLeftover() {
+      clock.nanoseconds += leftover
+      leftover = 0
+    }
+    let runner = BenchRunner(configuration: Fixtures.tiny, environment: clock.environment)
+    let variant = Variant(
+      id: "tracked",
+      body: .settledLoop {
+        SettledLoop(
+          run: { iterations in
+            payLeftover()
+            clock.nanoseconds += 4 * UInt64(iterations)
+            leftover = 10 * UInt64(iterations)
+          },
+          settle: payLeftover)
+      })
+    let reference = Variant(
+      id: "untracked",
+      body: .timedLoop {
+        return { iterations in
+          payLeftover()
+          clock.nanoseconds += 2 * UInt64(iterations)
+        }
+      })
+    let paired = try #require(runner.measurePair(variant, against: reference, seed: 5))
+    #expect(paired.roundRatios.count == Fixtures.tiny.roundCount)
+    #expect(paired.roundRatios.allSatisfy { $0 == 2 })
+    #expect(paired.reference.samples.allSatisfy { $0 == 2 })
+  }
+
   @Test func preparedBatchesPairWithTheBatchRoundCount() throws {
     let clock = FakeClock()
     let runner = BenchRunner(configuration: Fixtures.tiny, environment: clock.environment)

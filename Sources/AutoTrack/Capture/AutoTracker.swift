@@ -262,6 +262,15 @@ public final class AutoTracker {
     buffer.pipeline.waitUntilIdle()
   }
 
+  /// From now on, the delivery stage builds nothing until ``deliverBlocking()``: captures wait,
+  /// handed over in batches as usual, and the next `deliverBlocking()` builds and delivers them.
+  ///
+  /// For the benchmark, to time a tap's work on the caller's thread alone; ``flush()`` waits for
+  /// the next `deliverBlocking()`.
+  package func holdDelivery() {
+    buffer.pipeline.hold()
+  }
+
   // MARK: Per-view and per-screen settings
 
   /// Never tracks captures of `view` (for a list or grid: its selections).

@@ -46,6 +46,8 @@ final class CapturePipeline: Sendable {
   private struct Queue {
     var batches: [[Item]] = []
     var isDraining = false
+    /// Whether a batch waits for ``waitUntilIdle()`` instead of starting a drain.
+    var isHeld = false
   }
 
   /// What the drain owns: only the one running drain locks it, once per round, so it is never contended.
@@ -102,17 +104,33 @@ final class CapturePipeline: Sendable {
     guard !items.isEmpty else { return }
     let startsDrain = queue.withLock { queue in
       queue.batches.append(items)
-      guard !queue.isDraining else { return false }
+      guard !queue.isDraining, !queue.isHeld else { return false }
       queue.isDraining = true
       return true
     }
     if startsDrain { Task.detached { self.drain() } }
   }
 
+  /// From now on, batches wait in the queue until ``waitUntilIdle()`` instead of starting a drain.
+  ///
+  /// For the benchmark, which taps back to back: a drain started during its timed loop would build
+  /// events on the other core all the while, which an app's taps, milliseconds apart, never see. A
+  /// held pipeline's ``AutoTracker/flush()`` waits for the next ``waitUntilIdle()``.
+  func hold() {
+    queue.withLock { $0.isHeld = true }
+  }
+
   /// Blocks the calling thread until no drain runs and nothing is queued: every item enqueued before
-  /// the call is in the sink. For a caller that never returns to an executor (the benchmark's main
-  /// thread); it polls, so it never waits on the drain's lock for long.
+  /// the call is in the sink. Starts a drain for what a held pipeline queued. For a caller that
+  /// never returns to an executor (the benchmark's main thread); it polls, so it never waits on the
+  /// drain's lock for long.
   func waitUntilIdle() {
+    let startsDrain = queue.withLock { queue in
+      guard !queue.isDraining, !queue.batches.isEmpty else { return false }
+      queue.isDraining = true
+      return true
+    }
+    if startsDrain { Task.detached { self.drain() } }
     while queue.withLock({ $0.isDraining || !$0.batches.isEmpty }) { usleep(20) }
   }
 

@@ -11,8 +11,9 @@ let autoTrackDepths = [5, 20, 50]
 ///   list to the app's delegate, without AutoTrack, with AutoTrack capturing into an in-memory sink
 ///   (one element live in the debounce window), and with 2,000 distinct elements live in the window.
 ///   Targets: both tracked taps within 2× the untracked one, so the crowded window costs no more. They
-///   time the caller's thread: what a tap records there; the events are built off it (the
-///   `taps-to-events-*` rows time that).
+///   time the caller's thread: what a tap records there, with the tracker's delivery stage held
+///   while a sample is timed and left to build after it, untimed (``SettledLoop``), as an app's
+///   taps, milliseconds apart, find it idle. The `taps-to-events-*` rows time the building.
 ///   `tap-empty-hook` shows the floor under them: the list's proxy with one empty typed hook.
 /// - `element-path-5`, `element-path-20`, `element-path-50`: a `.timedLoop` computing the element
 ///   path of a view nested that deep (view tree built in setup); group `autotrack-element-path`,

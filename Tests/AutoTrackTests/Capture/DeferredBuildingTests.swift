@@ -75,6 +75,23 @@ import Testing
     #expect(try await fixture.receivedCount == taps + 1, "one screen view at start")
   }
 
+  /// A held delivery stage (the benchmark's) builds nothing, whatever is handed over and however
+  /// long the main actor lets other work run, until `deliverBlocking()`; that delivers every
+  /// capture, in order.
+  @Test func heldDeliveryBuildsNothingUntilDeliveredBlocking() async throws {
+    let fixture = try TrackingFixture(rules: TrackingRules(debounceWindow: .zero))
+    fixture.tracker.holdDelivery()
+    let taps = 600  // more than two batches: two hand-offs while tapping
+    for index in 0..<taps { try fixture.shop.list.tapRow(at: IndexPath(row: index % 3, section: 0)) }
+    // Room for the scheduled hand-off, and for a drain, had one started.
+    for _ in 0..<5 { try await Task.sleep(for: .milliseconds(20)) }
+    #expect(fixture.sink.receivedCount == 0, "the screen view at start is held too")
+    fixture.tracker.deliverBlocking()
+    #expect(fixture.sink.receivedCount == taps + 1)
+    let rows = fixture.sink.events.filter { $0.name != "screen_view" }.map { $0.properties["element_position"] }
+    #expect(rows == (0..<taps).map { .string("0:\($0 % 3)") })
+  }
+
   /// What was captured while tracking and not yet built when `stop()` is called is built and delivered.
   @Test func stopDeliversWhatWasCapturedBeforeIt() async throws {
     let fixture = try TrackingFixture(rules: TrackingRules(debounceWindow: .zero))
