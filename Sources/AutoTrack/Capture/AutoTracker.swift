@@ -358,7 +358,10 @@ public final class AutoTracker {
   private func record(
     _ kind: consuming CapturedFacts.Kind, _ element: consuming ElementFacts?, on screen: Screen?, at now: Duration?
   ) {
-    let screenFacts = ScreenFacts.taken(of: screen, rules: compiled)
+    // The rules are read before the app's providers run: those may set new rules, and the capture
+    // keeps the ones in force when it began. Most rules declare no key-path property, and then the
+    // capture holds no reference to them.
+    let screenFacts = ScreenFacts.taken(of: screen, keyPathRules: compiled.hasKeyPathProperties ? compiled : nil)
     buffer.append(.facts(CapturedFacts(kind: kind, elapsed: now ?? clock.now(), element: element, screen: screenFacts)))
   }
 }

@@ -52,7 +52,7 @@ final class CaptureBuffer {
   /// item before them) to the sink.
   func drain() async {
     await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-      pending.append(.barrier(waiter))
+      pending.append(.barrier(CapturePipeline.Barrier(waiter)))
       handOff()
     }
   }

@@ -116,26 +116,36 @@ extension ScreenFacts {
   ///
   /// `if let`, not `Optional.map`: a main-actor closure handed to `map` is checked for isolation at
   /// run time on every call.
+  ///
+  /// - Parameters:
+  ///   - screen: The screen.
+  ///   - keyPathRules: The rules when some screen rule declares key-path properties, else `nil`: then
+  ///     the caller's rules are not retained for the capture.
   @MainActor
-  static func taken(of screen: Screen?, rules: CompiledRules) -> ScreenFacts? {
+  static func taken(of screen: Screen?, keyPathRules: CompiledRules?) -> ScreenFacts? {
     guard let screen else { return nil }
-    return ScreenFacts(screen, rules: rules)
+    return ScreenFacts(screen, keyPathRules: keyPathRules)
   }
 
   /// Takes the facts of `screen` now: its name and title, what its providers return, and the values
   /// its rule's key paths read (only when some screen rule declares key-path properties: they read
   /// the app's state, which is only valid at the capture).
+  ///
+  /// The screen is borrowed: an initialiser otherwise takes its arguments owned, a retain and a
+  /// release on every capture, the slow ones of an object with weak references.
   @MainActor
-  init(_ screen: Screen, rules: CompiledRules) {
+  init(_ screen: __shared Screen, keyPathRules: __shared CompiledRules?) {
     // Every field is taken into a local and stored once: assigning them one by one, with an early
     // return, made the optimiser copy the whole value on every capture.
     let providers = TypeTraits.screenProviders(screen)
     let customName = providers.naming?.autoTrackScreenName
     let title = screen.title
     let provided = providers.properties?.autoTrackProperties
+    var keyPathValues: [(property: String, keyPath: String, value: Result<PropertyValue, KeyPathResolver.Failure>)]?
+    if let keyPathRules { keyPathValues = Self.keyPathValues(of: screen, named: customName, rules: keyPathRules) }
     self.init(
       screen: ObjectFacts(screen), customName: customName, title: title, provided: provided,
-      keyPathValues: Self.keyPathValues(of: screen, named: customName, rules: rules))
+      keyPathValues: keyPathValues)
   }
 
   /// The screen rule's key-path properties read now, or `nil` when the rules declare none for it.
@@ -143,8 +153,7 @@ extension ScreenFacts {
   private static func keyPathValues(
     of screen: Screen, named customName: String?, rules: CompiledRules
   ) -> [(property: String, keyPath: String, value: Result<PropertyValue, KeyPathResolver.Failure>)]? {
-    guard rules.hasKeyPathProperties,
-      let rule = rules.screenRule(named: customName ?? ElementDescription.typeName(of: screen)),
+    guard let rule = rules.screenRule(named: customName ?? ElementDescription.typeName(of: screen)),
       !rule.properties.isEmpty
     else { return nil }
     return rule.properties.sorted { $0.key < $1.key }.map { property, keyPath in
@@ -163,7 +172,7 @@ struct ObjectFacts: Sendable {
   let id: ObjectIdentifier
   let type: AnyObject.Type
 
-  init(_ object: AnyObject) {
+  init(_ object: __shared AnyObject) {
     id = ObjectIdentifier(object)
     type = Swift.type(of: object)
   }

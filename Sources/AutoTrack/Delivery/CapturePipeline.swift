@@ -38,7 +38,26 @@ final class CapturePipeline: Sendable {
     /// Forget the debounce state.
     case reset
     /// Resume once every earlier item is in the sink.
-    case barrier(CheckedContinuation<Void, Never>)
+    case barrier(Barrier)
+  }
+
+  /// The waiter of a ``Item/barrier(_:)``, in a box.
+  ///
+  /// `CheckedContinuation` is a resilient type of the concurrency library: its size is known only at
+  /// run time. Held inline, it would make ``Item`` a type of unknown size too, so that every item,
+  /// the facts of every capture included, would be laid out, moved and destroyed through the type's
+  /// run-time witnesses on the caller's thread. A barrier is made once per flush; the box costs that.
+  final class Barrier: Sendable {
+    private let waiter: CheckedContinuation<Void, Never>
+
+    init(_ waiter: CheckedContinuation<Void, Never>) {
+      self.waiter = waiter
+    }
+
+    /// Resumes the waiter.
+    func resume() {
+      waiter.resume()
+    }
   }
 
   /// The queued items as the batches they arrived in: a batch is queued as it is, so the caller's

@@ -94,57 +94,61 @@ final class ElementLocator {
     in host: Host, at indexPath: IndexPath, nested: Bool
   ) -> (element: ElementFacts, screen: Screen?) {
     isNested = nested
-    let element: View
+    guard let cell = host.loadedCell(at: indexPath) else {
+      let placed = pathAndScreen(of: host)
+      return (rowFacts(of: host, in: host, placed.path, .unloadedCell(indexPath), at: indexPath), placed.screen)
+    }
     let end: ElementFacts.PathEnd
     let placed: (path: PathID, screen: Screen?)
-    if let cell = host.loadedCell(at: indexPath) {
-      element = cell
-      if cell.superview === host {
-        end = .cell(indexPath)
-        placed = pathAndScreen(of: host)
-      } else {
-        end = .none
-        placed = pathAndScreen(of: cell)
-      }
-    } else {
-      element = host
-      end = .unloadedCell(indexPath)
+    if cell.superview === host {
+      end = .cell(indexPath)
       placed = pathAndScreen(of: host)
+    } else {
+      end = .none
+      placed = pathAndScreen(of: cell)
     }
-    let facts = facts(element, placed.path, end, host: host) { host.providedProperties(at: indexPath) }
-    return (facts, placed.screen)
+    return (rowFacts(of: cell, in: host, placed.path, end, at: indexPath), placed.screen)
   }
 
-  /// The facts of `view`, built in one piece: the app's providers are asked in a fixed order (the
-  /// element's properties, then the row's), and nothing is copied into the result afterwards.
+  /// The facts of a selected row's element (its cell, or the host of a row with no loaded cell), built
+  /// in one piece: the app's providers are asked in a fixed order (the element's properties, then the
+  /// row's), and nothing is copied into the result afterwards.
   ///
-  /// - Parameter rowProperties: What the row's provider returns; called last, once.
-  private func facts(
-    _ view: View, _ basePath: PathID, _ end: ElementFacts.PathEnd, host: View?,
-    rowProperties: () -> [String: PropertyValue]? = { nil }
+  /// The host is borrowed from the caller, not wrapped in an optional (a retain and a release of an
+  /// object with weak references, the slow reference count, on every tap). The element is never a
+  /// `SegmentedControl`: it is a cell or a list or grid, classes outside its hierarchy.
+  private func rowFacts<Host: RowSelectionHost>(
+    of view: View, in host: Host, _ basePath: PathID, _ end: ElementFacts.PathEnd, at indexPath: IndexPath
   ) -> ElementFacts {
-    var hostFacts: ObjectFacts?
-    var hostIdentifier: String?
-    if let host {
-      hostFacts = ObjectFacts(host)
-      hostIdentifier = host.accessibilityIdentifier
-    }
+    let hostFacts = ObjectFacts(host)
+    let hostIdentifier = host.accessibilityIdentifier
     let identifier = view.accessibilityIdentifier
-    let selectedSegment = (view as? SegmentedControl)?.selectedIndex
     let provided = TypeTraits.propertiesProvider(view)?.autoTrackProperties
     // The host of a row with no loaded cell is described only as a cell of it: its texts are not the row's.
     let content: ContentSnapshot
     if case .unloadedCell = end { content = ContentSnapshot() } else { content = ContentSnapshot(of: view) }
-    let rowProvided = rowProperties()
+    let rowProvided = host.providedProperties(at: indexPath)
     return ElementFacts(
       view: ObjectFacts(view), host: hostFacts, basePath: basePath, pathEnd: end, identifier: identifier,
-      hostIdentifier: hostIdentifier, content: content, selectedSegment: selectedSegment, provided: provided,
+      hostIdentifier: hostIdentifier, content: content, selectedSegment: nil, provided: provided,
       rowProvided: rowProvided)
+  }
+
+  /// The facts of a control or a scroll view (no host, no row), built in one piece: the element's
+  /// properties provider is asked after its own state is read, as for a row's element.
+  private func facts(of view: View, _ basePath: PathID) -> ElementFacts {
+    let identifier = view.accessibilityIdentifier
+    let selectedSegment = (view as? SegmentedControl)?.selectedIndex
+    let provided = TypeTraits.propertiesProvider(view)?.autoTrackProperties
+    let content = ContentSnapshot(of: view)
+    return ElementFacts(
+      view: ObjectFacts(view), host: nil, basePath: basePath, pathEnd: .none, identifier: identifier,
+      hostIdentifier: nil, content: content, selectedSegment: selectedSegment, provided: provided, rowProvided: nil)
   }
 
   private func locate(_ view: View) -> (element: ElementFacts?, screen: Screen?) {
     let (path, screen) = pathAndScreen(of: view)
-    return (facts(view, path, .none, host: nil), screen)
+    return (facts(of: view, path), screen)
   }
 
   private func pathAndScreen(of view: View) -> (path: PathID, screen: Screen?) {
