@@ -171,13 +171,27 @@ open class GridCell: View {
 open class GridView: ScrollableView {
   /// Supplies sections, items and cells; held weakly.
   public weak var dataSource: (any GridViewDataSource)? {
-    didSet { needsReload = true }
+    didSet {
+      needsReload = true
+      dataSourceClass = dataSource.map { type(of: $0) }
+    }
   }
 
   /// The delegate, held weakly. Proxies installed on ``delegateSlot`` sit in front of it.
   public weak var delegate: (any GridViewDelegate)? {
-    didSet { delegateSlot.delegateDidChange(to: delegate) }
+    didSet {
+      delegateClass = delegate.map { type(of: $0) }
+      delegateSlot.delegateDidChange(to: delegate)
+    }
   }
+
+  // Why the grid keeps these classes, and why unchecked: as `ListView`'s.
+
+  /// The class of ``dataSource`` when it was last set, `nil` when it was set to `nil`.
+  @exclusivity(unchecked) package private(set) var dataSourceClass: AnyObject.Type?
+
+  /// The class of ``delegate`` when it was last set, `nil` when it was set to `nil`.
+  @exclusivity(unchecked) package private(set) var delegateClass: AnyObject.Type?
 
   /// The proxies installed between the host and ``delegate``; see `DelegateHosting` in DelegateProxyKit.
   public let delegateSlot = DelegateSlot<any GridViewDelegate>()

@@ -204,13 +204,32 @@ open class ListCell: View {
 open class ListView: ScrollableView {
   /// Supplies sections, rows and cells; held weakly.
   public weak var dataSource: (any ListViewDataSource)? {
-    didSet { needsReload = true }
+    didSet {
+      needsReload = true
+      dataSourceClass = dataSource.map { type(of: $0) }
+    }
   }
 
   /// The delegate, held weakly. Proxies installed on ``delegateSlot`` sit in front of it.
   public weak var delegate: (any ListViewDelegate)? {
-    didSet { delegateSlot.delegateDidChange(to: delegate) }
+    didSet {
+      delegateClass = delegate.map { type(of: $0) }
+      delegateSlot.delegateDidChange(to: delegate)
+    }
   }
+
+  // The classes of the data source and the delegate as last set, for code that asks on every
+  // interaction what kind of object they are (AutoTrack, on each selection, whether they provide row
+  // properties): reading a weak reference retains and releases its object, the slow reference count
+  // of an object with weak references. A class outlives its object; a reader interested in it still
+  // reads the weak reference, `nil` once the object is gone. Written only by the observers above, so
+  // no access overlaps another: no runtime exclusivity check.
+
+  /// The class of ``dataSource`` when it was last set, `nil` when it was set to `nil`.
+  @exclusivity(unchecked) package private(set) var dataSourceClass: AnyObject.Type?
+
+  /// The class of ``delegate`` when it was last set, `nil` when it was set to `nil`.
+  @exclusivity(unchecked) package private(set) var delegateClass: AnyObject.Type?
 
   /// The proxies installed between the host and ``delegate``; see `DelegateHosting` in DelegateProxyKit.
   public let delegateSlot = DelegateSlot<any ListViewDelegate>()

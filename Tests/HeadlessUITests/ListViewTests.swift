@@ -124,4 +124,33 @@ import Testing
       try grid.tapItem(at: IndexPath(item: 3, section: 0))
     }
   }
+
+  /// The classes kept for readers that must not load the weak references follow every set, and
+  /// outlive the objects (the weak references read `nil` then).
+  @Test func dataSourceAndDelegateClassesFollowEverySet() {
+    let log = CallLog()
+    let list = ListView()
+    let grid = GridView()
+    #expect(list.dataSourceClass == nil && list.delegateClass == nil)
+    #expect(grid.dataSourceClass == nil && grid.delegateClass == nil)
+    var listSource: FixedListDataSource? = FixedListDataSource(counts: [1])
+    var listDelegate: RecordingListDelegate? = RecordingListDelegate(log: log, vetoing: false)
+    var gridSource: FixedGridDataSource? = FixedGridDataSource(counts: [1])
+    var gridDelegate: RecordingGridDelegate? = RecordingGridDelegate(log: log, vetoing: false)
+    list.dataSource = listSource
+    list.delegate = listDelegate
+    grid.dataSource = gridSource
+    grid.delegate = gridDelegate
+    #expect(list.dataSourceClass == FixedListDataSource.self && list.delegateClass == RecordingListDelegate.self)
+    #expect(grid.dataSourceClass == FixedGridDataSource.self && grid.delegateClass == RecordingGridDelegate.self)
+    (listSource, listDelegate, gridSource, gridDelegate) = (nil, nil, nil, nil)
+    #expect(list.dataSource == nil && list.delegate == nil)
+    #expect(list.dataSourceClass == FixedListDataSource.self && list.delegateClass == RecordingListDelegate.self)
+    let other = RecordingGridDelegate(log: log, vetoing: true)
+    grid.delegate = other
+    grid.dataSource = nil
+    #expect(grid.delegateClass == RecordingGridDelegate.self && grid.dataSourceClass == nil)
+    list.delegate = nil
+    #expect(list.delegateClass == nil)
+  }
 }

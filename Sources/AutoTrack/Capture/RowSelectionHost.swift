@@ -18,24 +18,41 @@ protocol RowSelectionHost: SelectionContextProviding {
   var rowDataSource: AnyObject? { get }
   /// The host's own delegate (`SelectionContext/delegate`): the second object asked.
   var rowDelegate: AnyObject? { get }
+  /// The class of ``rowDataSource`` as last set, read without loading the weak reference.
+  var rowDataSourceClass: AnyObject.Type? { get }
+  /// The class of ``rowDelegate`` as last set, read without loading the weak reference.
+  var rowDelegateClass: AnyObject.Type? { get }
 }
 
 extension ListView: RowSelectionHost {
   func loadedCell(at indexPath: IndexPath) -> View? { cellForRow(at: indexPath) }
   var rowDataSource: AnyObject? { dataSource }
   var rowDelegate: AnyObject? { delegate }
+  var rowDataSourceClass: AnyObject.Type? { dataSourceClass }
+  var rowDelegateClass: AnyObject.Type? { delegateClass }
 }
 
 extension GridView: RowSelectionHost {
   func loadedCell(at indexPath: IndexPath) -> View? { cellForItem(at: indexPath) }
   var rowDataSource: AnyObject? { dataSource }
   var rowDelegate: AnyObject? { delegate }
+  var rowDataSourceClass: AnyObject.Type? { dataSourceClass }
+  var rowDelegateClass: AnyObject.Type? { delegateClass }
 }
 
 extension RowSelectionHost {
   /// What the row's ``AutoTrackRowPropertiesProviding`` data source, else its delegate, returns.
+  ///
+  /// Each is read only when its class provides row properties: loading a weak reference retains and
+  /// releases the object (the slow reference count of an object with weak references), and most data
+  /// sources and delegates provide none. A class outlives its object, so a provider's reference is
+  /// still loaded, and is `nil` once the object is gone.
   func providedProperties(at indexPath: IndexPath) -> [String: PropertyValue]? {
-    let provider = TypeTraits.rowProvider(rowDataSource) ?? TypeTraits.rowProvider(rowDelegate)
+    var provider: (any AutoTrackRowPropertiesProviding)?
+    if TypeTraits.providesRowProperties(rowDataSourceClass) { provider = TypeTraits.rowProvider(rowDataSource) }
+    if provider == nil, TypeTraits.providesRowProperties(rowDelegateClass) {
+      provider = TypeTraits.rowProvider(rowDelegate)
+    }
     return provider?.autoTrackProperties(at: indexPath, in: self)
   }
 }

@@ -74,6 +74,12 @@ enum TypeTraits {
     )
   }
 
+  /// Whether instances of `type` provide row properties; `false` for `nil`.
+  static func providesRowProperties(_ type: AnyObject.Type?) -> Bool {
+    guard let type else { return false }
+    return traits(of: type).providesRowProperties
+  }
+
   static func rowProvider(_ object: AnyObject?) -> (any AutoTrackRowPropertiesProviding)? {
     guard let type = dynamicType(of: object), traits(of: type).providesRowProperties else { return nil }
     return castToRowProvider(object)

@@ -49,6 +49,33 @@ import Testing
     #expect(clicks.map { $0.properties["element_content"] } == ["A", "B", "C"])
   }
 
+  /// A providing data source set in place of a plain one is asked from the next tap on, in a list and
+  /// in a grid: the tracker reads which object provides as the host has it at the tap.
+  @Test func aProvidingDataSourceSetAfterAPlainOneIsAsked() async throws {
+    let fixture = try TrackingFixture()
+    let gallery = GalleryScreen(title: "Gallery")
+    try fixture.stack.push(gallery)
+    let plain = PlainRowSource()
+    fixture.shop.list.dataSource = plain
+    try fixture.shop.list.tapRow(at: IndexPath(row: 0, section: 0))
+    let providing = GroceryDataSource()
+    providing.providesRowProperties = true
+    fixture.shop.list.dataSource = providing
+    fixture.clock.advance(by: .seconds(1))
+    try fixture.shop.list.tapRow(at: IndexPath(row: 1, section: 0))
+    let plainGrid = PlainItemSource()
+    gallery.grid.dataSource = plainGrid
+    fixture.clock.advance(by: .seconds(1))
+    try gallery.grid.tapItem(at: IndexPath(item: 0, section: 0))
+    gallery.dataSource.providesRowProperties = true
+    gallery.grid.dataSource = gallery.dataSource
+    fixture.clock.advance(by: .seconds(1))
+    try gallery.grid.tapItem(at: IndexPath(item: 2, section: 0))
+    let clicks = try await fixture.clicks
+    #expect(clicks.map { $0.properties["item_name"] } == [nil, "Eggs", nil, "Bread"])
+    #expect(clicks.map { $0.properties["element_content"] } == ["A", "Eggs", "A", "Bread"])
+  }
+
   /// A grid's items are read the same way: the cell's content, the item's path, the data source's
   /// properties.
   @Test func gridItemSelectionsReadTheCellAndTheDataSource() async throws {
@@ -71,6 +98,15 @@ private final class PlainRowSource: ListViewDataSource {
   func listView(_ listView: ListView, numberOfRowsInSection section: Int) -> Int { 3 }
   func listView(_ listView: ListView, cellForRowAt indexPath: IndexPath) -> ListCell {
     ListCell(text: ["A", "B", "C"][indexPath.row])
+  }
+}
+
+/// Items "A", "B", "C"; provides no row properties.
+@MainActor
+private final class PlainItemSource: GridViewDataSource {
+  func gridView(_ gridView: GridView, numberOfItemsInSection section: Int) -> Int { 3 }
+  func gridView(_ gridView: GridView, cellForItemAt indexPath: IndexPath) -> GridCell {
+    GridCell(text: ["A", "B", "C"][indexPath.item])
   }
 }
 
