@@ -354,11 +354,14 @@ public final class AutoTracker {
 
   /// Takes the screen's facts, reads the clock unless the time is given, and queues the facts.
   ///
-  /// The element's facts are consumed: moved into the queued facts, not copied and destroyed.
+  /// The element's facts are consumed: moved into the queued facts, not copied and destroyed. So is
+  /// the screen: the caller's reference is handed on, where passing it borrowed out of the caller's
+  /// tuple made a copy (a retain and a release of an object with weak references, the slow ones).
   private func record(
-    _ kind: consuming CapturedFacts.Kind, _ element: consuming ElementFacts?, on screen: Screen?, at now: Duration?
+    _ kind: consuming CapturedFacts.Kind, _ element: consuming ElementFacts?, on screen: consuming Screen?,
+    at now: Duration?
   ) {
-    // The rules are read before the app's providers run: those may set new rules, and the capture
+    // The rules are read before the screen's providers run: those may set new rules, and the capture
     // keeps the ones in force when it began. Most rules declare no key-path property, and then the
     // capture holds no reference to them.
     let screenFacts = ScreenFacts.taken(of: screen, keyPathRules: compiled.hasKeyPathProperties ? compiled : nil)

@@ -118,11 +118,11 @@ extension ScreenFacts {
   /// run time on every call.
   ///
   /// - Parameters:
-  ///   - screen: The screen.
+  ///   - screen: The screen, consumed: the caller's reference is released here, not copied.
   ///   - keyPathRules: The rules when some screen rule declares key-path properties, else `nil`: then
   ///     the caller's rules are not retained for the capture.
   @MainActor
-  static func taken(of screen: Screen?, keyPathRules: CompiledRules?) -> ScreenFacts? {
+  static func taken(of screen: consuming Screen?, keyPathRules: CompiledRules?) -> ScreenFacts? {
     guard let screen else { return nil }
     return ScreenFacts(screen, keyPathRules: keyPathRules)
   }
