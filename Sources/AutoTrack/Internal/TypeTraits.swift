@@ -30,12 +30,20 @@ enum TypeTraits {
       type: nil, traits: Traits(namesScreen: false, providesProperties: false, providesRowProperties: false)),
     count: memoSize)
 
+  /// A memo hit is inlined into the caller (a capture asks up to four times); a miss is a call.
+  @inline(__always)
   private static func traits(of type: AnyObject.Type) -> Traits {
     let key = ObjectIdentifier(type)
     // Multiplicative hashing: the top bits of the product mix every bit of the metadata address.
     let slot = Int(truncatingIfNeeded: (UInt64(UInt(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15) >> memoShift)
     let memoized = memo[slot]
     if memoized.type == key { return memoized.traits }
+    return memoizedTraits(of: type, key: key, slot: slot)
+  }
+
+  /// Looks `type` up in the cache, else checks its conformances, and memoizes the result in `slot`.
+  @inline(never)
+  private static func memoizedTraits(of type: AnyObject.Type, key: ObjectIdentifier, slot: Int) -> Traits {
     let traits: Traits
     if let cached = cache[key] {
       traits = cached
