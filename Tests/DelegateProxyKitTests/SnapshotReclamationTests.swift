@@ -27,9 +27,7 @@ import Testing
     #expect(liveInsideTheHook.value == 2)
     #expect(proxy.hooks.liveSnapshotCount == 2)
     // The call is over: a later change frees what it kept alive.
-    #expect(await changesFreeEveryReplacedSnapshot(shared))
-    try token.remove()
-    #expect(await changesFreeEveryReplacedSnapshot(shared, keeping: 0))
+    try await expectReplacedSnapshotsFreed(shared, thenRemoving: token)
   }
 
   @Test func aSnapshotReadOnAnotherThreadOutlivesThatThreadsCall() async throws {
@@ -58,9 +56,7 @@ import Testing
     // The snapshot the caller reads, and the one the removal published.
     #expect(liveWhileRead.value == 2)
     // Both threads are done (and exited): later changes free every replaced snapshot.
-    #expect(await changesFreeEveryReplacedSnapshot(shared))
-    try token.remove()
-    #expect(await changesFreeEveryReplacedSnapshot(shared, keeping: 0))
+    try await expectReplacedSnapshotsFreed(shared, thenRemoving: token)
   }
 
   @Test func replacedSnapshotsAreFreedAfterInstallsRacingCallsOnEightThreads() async throws {
@@ -80,9 +76,47 @@ import Testing
     }
     await runOnThreads(bodies)
     // No retired snapshot is kept for good: once the calls are over, later changes free them all.
-    #expect(await changesFreeEveryReplacedSnapshot(shared))
-    try keep.remove()
-    #expect(await changesFreeEveryReplacedSnapshot(shared, keeping: 0))
+    try await expectReplacedSnapshotsFreed(shared, thenRemoving: keep)
+  }
+
+  /// A thread's reader record has 13 slots; calls nested deeper hold their snapshots in the
+  /// registry instead. Each level still reads the hooks, the snapshot they read outlives a
+  /// replacement at the bottom, and once every level returned nothing is held any more.
+  @Test func callsNestedDeeperThanTheThreadsSlotsHoldTheirSnapshot() async throws {
+    let proxy = ProbeDelegateProxy(forwardee: CountingProbe())
+    let shared = SharedProxy(proxy)
+    let depth = 20
+    let levels = Observed<[Int]>([])
+    let liveAtTheBottom = Observed<Int?>(nil)
+    let token = proxy.hookAfter(\.one) { level in
+      levels.value.append(level)
+      guard level < depth else {
+        let extra = shared.proxy.hookBefore(\.ping) {}
+        _ = try? extra.remove()
+        liveAtTheBottom.value = shared.proxy.hooks.liveSnapshotCount
+        return
+      }
+      // A hook calling the proxy again: a nested hooked call on the same thread.
+      shared.proxy.one(level + 1)
+    }
+    proxy.one(1)
+    #expect(levels.value == Array(1...depth))
+    // The snapshot every level read, the one the install published (kept: calls held the
+    // registry when it was replaced), and the one the removal published.
+    #expect(liveAtTheBottom.value == 3)
+    // Every level released its slot or ended its hold: later changes free what they kept.
+    try await expectReplacedSnapshotsFreed(shared, thenRemoving: token)
+  }
+
+  /// Checks that later changes free every snapshot replaced while calls read it, then that
+  /// removing `token`, the proxy's last hook, leaves no snapshot at all.
+  private func expectReplacedSnapshotsFreed(
+    _ shared: SharedProxy<ProbeDelegateProxy>, thenRemoving token: HookToken,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    #expect(await changesFreeEveryReplacedSnapshot(shared), sourceLocation: sourceLocation)
+    try token.remove()
+    #expect(await changesFreeEveryReplacedSnapshot(shared, keeping: 0), sourceLocation: sourceLocation)
   }
 
   /// Installs and removes a hook until the registry keeps only its published snapshot (`keeping`
