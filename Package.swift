@@ -43,9 +43,7 @@ let package = Package(
     // The per-thread block of the core's re-entrancy guard, a C11 `_Thread_local` variable: Swift
     // has no thread-local storage, and a POSIX key costs a call into libc on every proxy-to-proxy
     // forward. Also the per-thread hazard slots that keep a replaced hook snapshot alive while a
-    // call reads it. Part of the DelegateProxyKit product. The core imports it publicly: its hooked-call
-    // path, inlined into every module that declares a proxy, uses the slots there; SwiftPM gives every
-    // module that depends on the core this module's map, so a client needs nothing more.
+    // call reads it. Part of the DelegateProxyKit product, imported by the core only (`internal import`).
     .target(name: "CForwardingPath"),
     .target(
       name: "DelegateProxyKit", dependencies: ["DelegateProxyKitSupport", "CForwardingPath"],

@@ -25,10 +25,7 @@
 // over, so the list is as long as the most threads that ever read hooks at once. Darwin uses the
 // same C11 and POSIX code; it is unverified there (no Apple machine to test on).
 //
-// The hot functions are `static inline`, and DelegateProxyKit imports this module publicly: its
-// hooked-call path is inlined into the modules that declare proxies, and reserves, protects and
-// releases slots there without a call. `dpk_hook_reader_tls` has one definition (CHookReaders.c),
-// so every module reaches the same record on a thread.
+// The hot functions are `static inline`, for DelegateProxyKit's Swift code to inline.
 
 #include <stdint.h>
 #include <stdatomic.h>

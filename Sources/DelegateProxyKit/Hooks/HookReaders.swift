@@ -22,7 +22,12 @@ internal import CForwardingPath
 /// Under the thread sanitizer the same code runs: it uses only sequentially consistent and
 /// acquire/release atomics, which the sanitizer models, no standalone fences. On Darwin the C
 /// code is the same C11 and POSIX code, unverified there (no Apple machine was available).
+@usableFromInline
 internal enum HookReaders {
+  /// Releases the `count` slots this thread's synchronous call reserved last.
+  @usableFromInline
+  static func endRead(_ count: Int) { dpk_hook_release(UInt64(count)) }
+
   /// Whether a slot of any thread holds the snapshot at `snapshot`. Call after unpublishing it.
   static func isProtected(_ snapshot: UInt) -> Bool { dpk_hook_is_protected(snapshot) != 0 }
 }

@@ -1,6 +1,4 @@
-// Public: `protectPublished(slot:)` is inlined into the hooked-call path and stores to a hazard
-// slot itself (`dpk_hook_protect` is `static inline` C).
-public import CForwardingPath
+internal import CForwardingPath
 import DelegateProxyKitSupport
 import Synchronization
 
@@ -422,8 +420,8 @@ public final class HookRegistry: Sendable {
 
   /// The published snapshot, `nil` when no hook is installed, protected by slot `index` of the
   /// calling thread's reader record for a synchronous call; valid until the call releases the
-  /// slot (`dpk_hook_release`).
-  @inlinable @inline(__always)
+  /// slot (``HookReaders/endRead(_:)``).
+  @inline(__always)
   internal func protectPublished(slot index: UInt64) -> Unmanaged<HookSnapshot>? {
     var snapshot = published.load(ordering: .relaxed)
     while true {

@@ -1,6 +1,4 @@
-// Public: the inlined hooked-call path reserves, uses and releases hazard slots itself
-// (`dpk_hook_reserve` and its siblings are `static inline` C).
-public import CForwardingPath
+internal import CForwardingPath
 public import Foundation
 import Synchronization
 
@@ -133,78 +131,49 @@ open class DelegateProxyBase: NSObject {
   /// thread until ``endReadingHooks(_:)``.
   ///
   /// A registry whose hooked methods do not include `method`'s bit is not read at all: the
-  /// call then behaves as if it started before that registry's next hook was installed. Each
-  /// snapshot read is protected by a slot of the thread's reader record (``HookReaders``): no
-  /// shared memory is written.
-  ///
-  /// The common case, one registry to read and a free slot, is inlined into the proxy's method:
-  /// reserving the slot, protecting the snapshot and (in ``endReadingHooks(_:)``) releasing it
-  /// are a few instructions each on thread-local memory, fewer than a call into the library
-  /// costs. A method hooked both type-wide and on the proxy (``readBothHooks(of:)``) and a call
-  /// nested deeper than the record's slots (``holdHooksPastSlots(of:typeWide:instance:)``) are
-  /// rarer and go out of line, so that every hooked method of every proxy carries one inlined
-  /// read, not two.
+  /// call then behaves as if it started before that registry's next hook was installed. When
+  /// either is read, the thread's reader record announces the read (``HookReaders``): no shared
+  /// memory is written.
   @inlinable @inline(__always)
   internal final func beginReadingHooks(for method: ProxyMethod) -> CallHooks {
     let bit = method.hookBit
     let readsTypeWide = typeHookRegistry.hookedMask.load(ordering: .relaxed) & bit != 0
     let readsInstance = hooks.hookedMask.load(ordering: .relaxed) & bit != 0
     guard readsTypeWide || readsInstance else { return CallHooks(typeWide: nil, instance: nil) }
-    guard readsTypeWide != readsInstance else { return readBothHooks(of: method) }
-    let reserved = dpk_hook_reserve(1)
-    guard reserved >= 0 else { return holdHooksPastSlots(of: method, typeWide: readsTypeWide, instance: readsInstance) }
-    let id = UInt(bitPattern: ObjectIdentifier(method))
-    // Two calls rather than one on `readsInstance ? hooks : typeHookRegistry`: choosing the
-    // registry first costs a retain and a release of it.
-    let snapshot =
-      readsInstance
-      ? hooks.protectPublished(slot: UInt64(reserved)) : typeHookRegistry.protectPublished(slot: UInt64(reserved))
-    let methodHooks = snapshot?._withUnsafeGuaranteedRef { $0.hooks(for: id) }
-    return readsInstance
-      ? CallHooks(typeWide: nil, instance: methodHooks, threadSlots: 1)
-      : CallHooks(typeWide: methodHooks, instance: nil, threadSlots: 1)
+    return readHooks(of: method, typeWide: readsTypeWide, instance: readsInstance)
   }
 
-  /// ``beginReadingHooks(for:)`` for a method hooked both type-wide and on this proxy: two
-  /// slots, the type-wide snapshot in the first.
-  @usableFromInline @inline(never)
-  internal final func readBothHooks(of method: ProxyMethod) -> CallHooks {
-    let reserved = dpk_hook_reserve(2)
-    guard reserved >= 0 else { return holdHooksPastSlots(of: method, typeWide: true, instance: true) }
+  /// ``beginReadingHooks(for:)`` once a registry is known to be read: each snapshot read is
+  /// protected by a slot of the thread's reader record. Out of line: the record is C thread-local
+  /// state that the inlined forwarding paths cannot reach. Calls nested deeper than the record's
+  /// slots hold their snapshots as `async` calls do.
+  @usableFromInline
+  internal final func readHooks(of method: ProxyMethod, typeWide readsTypeWide: Bool, instance readsInstance: Bool)
+    -> CallHooks
+  {
+    let count: UInt64 = readsTypeWide && readsInstance ? 2 : 1
+    let reserved = dpk_hook_reserve(count)
+    guard reserved >= 0 else { return beginHoldingHooks(for: method) }
     let first = UInt64(reserved)
     let id = UInt(bitPattern: ObjectIdentifier(method))
-    let typeWide = typeHookRegistry.protectPublished(slot: first)
-    let instance = hooks.protectPublished(slot: first + 1)
+    let typeWide = readsTypeWide ? typeHookRegistry.protectPublished(slot: first) : nil
+    let instance = readsInstance ? hooks.protectPublished(slot: readsTypeWide ? first + 1 : first) : nil
     return CallHooks(
       typeWide: typeWide?._withUnsafeGuaranteedRef { $0.hooks(for: id) },
-      instance: instance?._withUnsafeGuaranteedRef { $0.hooks(for: id) }, threadSlots: 2)
+      instance: instance?._withUnsafeGuaranteedRef { $0.hooks(for: id) }, threadSlots: UInt8(truncatingIfNeeded: count))
   }
 
-  /// What a synchronous call nested deeper than its thread's slots does instead of reading:
-  /// holds the registries ``beginReadingHooks(for:)`` chose, as an `async` call does.
-  @usableFromInline @inline(never)
-  internal final func holdHooksPastSlots(
-    of method: ProxyMethod, typeWide readsTypeWide: Bool, instance readsInstance: Bool
-  ) -> CallHooks {
-    holdHooks(of: method, typeWide: readsTypeWide, instance: readsInstance)
-  }
-
-  /// Ends a read started by ``beginReadingHooks(for:)``, on the thread that started it. Releasing
-  /// one slot, the common case, is inlined; two slots or holds go out of line.
+  /// Ends a read started by ``beginReadingHooks(for:)``, on the thread that started it.
   @inlinable @inline(__always)
   internal final func endReadingHooks(_ hooks: CallHooks) {
-    if hooks.threadSlots == 1 {
-      dpk_hook_release(1)
-    } else if hooks.needsEnd {
-      finishReadingHooks(hooks)
-    }
+    if hooks.needsEnd { finishReadingHooks(hooks) }
   }
 
-  /// ``endReadingHooks(_:)`` for a call that read both registries or holds them.
-  @usableFromInline @inline(never)
+  /// ``endReadingHooks(_:)`` for a call that read a registry: releases its slots, or its holds.
+  @usableFromInline
   internal final func finishReadingHooks(_ hooks: CallHooks) {
     if hooks.threadSlots != 0 {
-      dpk_hook_release(UInt64(hooks.threadSlots))
+      HookReaders.endRead(Int(hooks.threadSlots))
     } else {
       endHoldingHooks(hooks)
     }
@@ -215,21 +184,10 @@ open class DelegateProxyBase: NSObject {
   /// The result is valid until ``endHoldingHooks(_:)``.
   @inlinable @inline(__always)
   internal final func beginHoldingHooks(for method: ProxyMethod) -> CallHooks {
-    let bit = method.hookBit
-    return holdHooks(
-      of: method, typeWide: typeHookRegistry.hookedMask.load(ordering: .relaxed) & bit != 0,
-      instance: hooks.hookedMask.load(ordering: .relaxed) & bit != 0)
-  }
-
-  /// ``beginHoldingHooks(for:)`` once the caller has decided which registries to read, from
-  /// their hooked masks.
-  @inlinable @inline(__always)
-  internal final func holdHooks(of method: ProxyMethod, typeWide readsTypeWide: Bool, instance readsInstance: Bool)
-    -> CallHooks
-  {
     let id = UInt(bitPattern: ObjectIdentifier(method))
-    let typeWide = readsTypeWide ? typeHookRegistry.beginHold() : nil
-    let instance = readsInstance ? hooks.beginHold() : nil
+    let bit = method.hookBit
+    let typeWide = typeHookRegistry.hookedMask.load(ordering: .relaxed) & bit != 0 ? typeHookRegistry.beginHold() : nil
+    let instance = hooks.hookedMask.load(ordering: .relaxed) & bit != 0 ? hooks.beginHold() : nil
     return CallHooks(
       typeWide: typeWide?._withUnsafeGuaranteedRef { $0.hooks(for: id) },
       instance: instance?._withUnsafeGuaranteedRef { $0.hooks(for: id) }, holdsTypeWide: typeWide != nil,
