@@ -121,9 +121,15 @@ final class CapturePipeline: Sendable {
   /// - Complexity: One lock, O(1) amortized per batch.
   func enqueue(_ items: [Item]) {
     guard !items.isEmpty else { return }
+    startDrainIfIdle(appending: items)
+  }
+
+  /// Queues `items` (if any) and, in the same lock, claims the drain when none runs, something is
+  /// queued, and the queue is not held (or `evenIfHeld`); a claimed drain runs in a detached task.
+  private func startDrainIfIdle(appending items: [Item] = [], evenIfHeld: Bool = false) {
     let startsDrain = queue.withLock { queue in
-      queue.batches.append(items)
-      guard !queue.isDraining, !queue.isHeld else { return false }
+      if !items.isEmpty { queue.batches.append(items) }
+      guard !queue.isDraining, !queue.batches.isEmpty, evenIfHeld || !queue.isHeld else { return false }
       queue.isDraining = true
       return true
     }
@@ -144,12 +150,7 @@ final class CapturePipeline: Sendable {
   /// never returns to an executor (the benchmark's main thread); it polls, so it never waits on the
   /// drain's lock for long.
   func waitUntilIdle() {
-    let startsDrain = queue.withLock { queue in
-      guard !queue.isDraining, !queue.batches.isEmpty else { return false }
-      queue.isDraining = true
-      return true
-    }
-    if startsDrain { Task.detached { self.drain() } }
+    startDrainIfIdle(evenIfHeld: true)
     while queue.withLock({ $0.isDraining || !$0.batches.isEmpty }) { usleep(20) }
   }
 
