@@ -10,8 +10,8 @@ import Testing
 @Suite struct StrategyStressTests {
   static let forwardingThreads = 4
   static let churnThreads = 4
-  static let callsPerThread = 20_000
-  static let churnOperations = 2_000
+  static let callsPerThread = StressSize.scaled(20_000)
+  static let churnOperations = StressSize.scaled(2_000)
 
   @Test(arguments: CaptureStrategyKind.allCases)
   func captureChurnsOnFourThreadsWhileFourThreadsSend(kind: CaptureStrategyKind) async throws {

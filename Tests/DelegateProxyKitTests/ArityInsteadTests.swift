@@ -191,8 +191,8 @@ import Testing
 /// (`swift test --sanitize=thread --filter ArityInsteadStressTests`). Serialized: the arities share
 /// ``ArityInsteadStressProxy``'s type-wide registry, which each case checks is empty at its end.
 @Suite(.serialized) struct ArityInsteadStressTests {
-  static let callsPerCaller = 4_000
-  static let hookRounds = 400
+  static let callsPerCaller = StressSize.scaled(4_000)
+  static let hookRounds = StressSize.scaled(400)
 
   @Test(arguments: ArityCase.stress)
   func insteadHooksComeAndGoWhileCallsGoThrough(_ method: ArityStressCase) async throws {

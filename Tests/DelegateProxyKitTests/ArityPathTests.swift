@@ -188,8 +188,8 @@ import Testing
 /// (`swift test --sanitize=thread --filter ArityStressTests`). Serialized: the arities share
 /// ``ArityStressProxy``'s type-wide registry, which each case checks is empty at its end.
 @Suite(.serialized) struct ArityStressTests {
-  static let callsPerCaller = 4_000
-  static let hookRounds = 400
+  static let callsPerCaller = StressSize.scaled(4_000)
+  static let hookRounds = StressSize.scaled(400)
 
   @Test(arguments: ArityCase.stress)
   func hooksComeAndGoWhileCallsGoThrough(_ method: ArityStressCase) async throws {

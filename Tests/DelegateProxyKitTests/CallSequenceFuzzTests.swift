@@ -28,10 +28,11 @@ extension FuzzProbeProxy: ProbeDelegate {
 /// of what the documentation promises; every step compares the two. Hooks are typed and
 /// string-keyed, on the proxy and type-wide, mixed.
 ///
-/// Seeds `1...cases` run in CI. To replay one case: `DPK_FUZZ_SEED=<seed> swift test --filter
-/// CallSequenceFuzzTests`; to run more: `DPK_FUZZ_CASES=<n>`.
+/// Seeds `1...cases` run in CI: 3,000, a quarter of them under a sanitizer (`StressSize`). To
+/// replay one case: `DPK_FUZZ_SEED=<seed> swift test --filter CallSequenceFuzzTests`; to run
+/// more: `DPK_FUZZ_CASES=<n>`.
 @Suite(.serialized) struct CallSequenceFuzzTests {
-  static let defaultCases = 3_000
+  static let defaultCases = StressSize.scaled(3_000)
   static let operationsPerCase = 40
 
   /// What the cases came to: the failures (at most five) and the counts of what they did.

@@ -21,9 +21,9 @@ struct StressFigures: Sendable {
   /// Proxies each forwarding thread makes, uses and drops, one after another.
   var proxiesPerForwardingThread = 5
   /// Calls each forwarding thread makes through each of its proxies.
-  var callsPerProxy = 4_000
+  var callsPerProxy = StressSize.scaled(4_000)
   /// Install-or-remove operations each churn thread performs.
-  var churnOperations = 3_000
+  var churnOperations = StressSize.scaled(3_000)
 
   var callsPerForwardingThread: Int { proxiesPerForwardingThread * callsPerProxy }
   var totalCalls: Int { forwardingThreads * callsPerForwardingThread }

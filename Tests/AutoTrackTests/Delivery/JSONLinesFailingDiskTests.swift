@@ -22,11 +22,7 @@ import Testing
   /// Whether this process runs under a sanitizer: the child then is built with it too, so it gets
   /// fewer sends (the sanitizers slow every memory access) and its memory is not compared with the
   /// cap (their shadow memory and quarantine are not the store's).
-  static let underSanitizer: Bool = {
-    guard let handle = dlopen(nil, RTLD_NOW) else { return false }
-    defer { dlclose(handle) }
-    return dlsym(handle, "__tsan_init") != nil || dlsym(handle, "__asan_init") != nil
-  }()
+  static var underSanitizer: Bool { StressSize.isUnderSanitizer }
 
   private func runChild(directory: String, sends: Int) async throws -> [String: Any] {
     let helper = try #require(

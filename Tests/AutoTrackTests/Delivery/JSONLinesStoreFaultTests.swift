@@ -38,7 +38,7 @@ import Testing
   @Test func closeRacedByEightWritersLosesNothing() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let races = 1_000
+    let races = StressSize.scaled(1_000)
     let writers = 8
     let sendsPerWriter = 6
     var allAccepted: [String] = []

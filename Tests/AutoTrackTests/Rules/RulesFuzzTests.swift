@@ -1,5 +1,6 @@
 import AutoTrack
 import DelegateProxyKitSupport
+import DelegateProxyKitTestSupport
 import Foundation
 import Testing
 
@@ -8,10 +9,11 @@ import Testing
 /// the typed error its break calls for, naming the file, and exactly one defect at the broken key
 /// path; it never crashes.
 ///
-/// Seeds `1...cases` run in CI. To replay one case: `DPK_RULES_FUZZ_SEED=<seed> swift test
-/// --filter RulesFuzzTests`; to run more: `DPK_RULES_FUZZ_CASES=<n>`.
+/// Seeds `1...cases` run in CI: 2,000, a quarter of them under a sanitizer (`StressSize`). To
+/// replay one case: `DPK_RULES_FUZZ_SEED=<seed> swift test --filter RulesFuzzTests`; to run
+/// more: `DPK_RULES_FUZZ_CASES=<n>`.
 @Suite struct RulesFuzzTests {
-  static let defaultCases = 2_000
+  static let defaultCases = StressSize.scaled(2_000)
 
   @Test func randomRulesDocumentsDecodeOrFailAsTheirBreakSays() {
     let environment = ProcessInfo.processInfo.environment
