@@ -1,10 +1,58 @@
 #include "CHookReaders.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__linux__)
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define DPK_UNDER_THREAD_SANITIZER 1
+#endif
+#endif
+
 _Thread_local dpk_hook_reader *dpk_hook_reader_tls;
+
+int dpk_hook_heavy_fence;
+_Atomic(int) dpk_hook_light_readers;
+
+/// Chooses how readers protect snapshots, before `main` and so before any thread reads a hook:
+/// light readers when the kernel lets the process register for private expedited `membarrier`
+/// (Linux 4.14 and later, unless a sandbox forbids the call), fenced readers otherwise. The thread
+/// sanitizer does not see the order `membarrier` gives, so under it readers stay fenced.
+__attribute__((constructor)) static void choose_reader_stores(void) {
+#if defined(__linux__) && !defined(DPK_UNDER_THREAD_SANITIZER)
+  if (dlsym(RTLD_DEFAULT, "__tsan_init") != 0) return;
+  long commands = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+  if (commands < 0 || (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0) return;
+  if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0) return;
+  dpk_hook_heavy_fence = 1;
+  atomic_store_explicit(&dpk_hook_light_readers, 1, memory_order_seq_cst);
+#endif
+}
+
+int dpk_hook_fence_readers(void) {
+#if defined(__linux__)
+  if (dpk_hook_heavy_fence) return syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0;
+#endif
+  return 1;
+}
+
+int dpk_hook_light_readers_in_use(void) {
+  return atomic_load_explicit(&dpk_hook_light_readers, memory_order_relaxed);
+}
+
+int dpk_hook_set_light_readers(int light) {
+  int value = light != 0 && dpk_hook_heavy_fence != 0;
+  atomic_store_explicit(&dpk_hook_light_readers, value, memory_order_seq_cst);
+  return value;
+}
 
 /// The head of the list of every record ever allocated; records are pushed, never removed.
 static _Atomic(dpk_hook_reader *) readers_head;

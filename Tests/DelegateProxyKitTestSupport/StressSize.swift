@@ -30,6 +30,13 @@ package enum StressSize {
     return dlsym(handle, "__tsan_init") != nil || dlsym(handle, "__asan_init") != nil
   }()
 
+  /// Whether the thread sanitizer's runtime is linked into this process.
+  package static let isUnderThreadSanitizer: Bool = {
+    guard let handle = dlopen(nil, RTLD_NOW) else { return false }
+    defer { dlclose(handle) }
+    return dlsym(handle, "__tsan_init") != nil
+  }()
+
   /// `full`, or a quarter of it (at least 1) when ``isReduced``.
   package static func scaled(_ full: Int) -> Int {
     isReduced ? max(1, full / 4) : full

@@ -10,8 +10,67 @@ import Testing
 /// A snapshot is freed by the registry's next change after the last call reading it ended; the
 /// checks that it was freed retry a few changes (bounded), as a scheduler may delay a thread's
 /// exit.
-@Suite struct SnapshotReclamationTests {
-  @Test func aSnapshotReplacedDuringACallOutlivesTheCall() async throws {
+///
+/// Every test runs twice: with readers' plain slot stores, which hook changes fence with
+/// `membarrier` (where the process could register for it), and with sequentially consistent
+/// ones. The suite is serialized, as the choice is process-wide; other suites' calls running
+/// meanwhile stay correct under either.
+@Suite(.serialized) struct SnapshotReclamationTests {
+  /// How readers store to their hazard slots during a test.
+  enum ReaderStores: String, CaseIterable, CustomTestStringConvertible {
+    case light, fenced
+    var testDescription: String { rawValue }
+
+    /// Runs `body` with readers using these stores, then restores the process's choice.
+    func run(_ body: () async throws -> Void) async rethrows {
+      let before = HookRegistry.readersUseLightStores
+      let inUse = HookRegistry.useLightReaderStores(self == .light)
+      defer { HookRegistry.useLightReaderStores(before) }
+      if self == .fenced { #expect(!inUse) }
+      try await body()
+    }
+  }
+
+  @Test func lightReadersAreUsedExactlyWhereTheWritersCanFenceThem() {
+    #if os(Linux)
+      let available = HookRegistry.useLightReaderStores(true)
+      defer { HookRegistry.useLightReaderStores(available) }
+      // The thread sanitizer does not model `membarrier`: its runs must keep fenced readers.
+      let underThreadSanitizer = StressSize.isUnderThreadSanitizer
+      if underThreadSanitizer { #expect(!available) }
+      #expect(HookRegistry.readersUseLightStores == available)
+      #expect(!HookRegistry.useLightReaderStores(false))
+      #expect(!HookRegistry.readersUseLightStores)
+    #else
+      // No `membarrier` elsewhere: readers stay fenced whatever a test asks.
+      #expect(!HookRegistry.useLightReaderStores(true))
+    #endif
+  }
+
+  @Test(arguments: ReaderStores.allCases)
+  func aSnapshotReplacedDuringACallOutlivesTheCall(_ stores: ReaderStores) async throws {
+    try await stores.run { try await snapshotReplacedDuringACallOutlivesTheCall() }
+  }
+
+  @Test(arguments: ReaderStores.allCases)
+  func aSnapshotReadOnAnotherThreadOutlivesThatThreadsCall(_ stores: ReaderStores) async throws {
+    try await stores.run { try await snapshotReadOnAnotherThreadOutlivesThatThreadsCall() }
+  }
+
+  @Test(arguments: ReaderStores.allCases)
+  func replacedSnapshotsAreFreedAfterInstallsRacingCallsOnEightThreads(_ stores: ReaderStores) async throws {
+    try await stores.run { try await replacedSnapshotsAreFreedAfterInstallsRacingCalls() }
+  }
+
+  /// A thread's reader record has 13 slots; calls nested deeper hold their snapshots in the
+  /// registry instead. Each level still reads the hooks, the snapshot they read outlives a
+  /// replacement at the bottom, and once every level returned nothing is held any more.
+  @Test(arguments: ReaderStores.allCases)
+  func callsNestedDeeperThanTheThreadsSlotsHoldTheirSnapshot(_ stores: ReaderStores) async throws {
+    try await stores.run { try await nestedCallsHoldTheirSnapshot() }
+  }
+
+  private func snapshotReplacedDuringACallOutlivesTheCall() async throws {
     let proxy = ProbeDelegateProxy(forwardee: CountingProbe())
     let shared = SharedProxy(proxy)
     let liveInsideTheHook = Observed<Int?>(nil)
@@ -30,7 +89,7 @@ import Testing
     try await expectReplacedSnapshotsFreed(shared, thenRemoving: token)
   }
 
-  @Test func aSnapshotReadOnAnotherThreadOutlivesThatThreadsCall() async throws {
+  private func snapshotReadOnAnotherThreadOutlivesThatThreadsCall() async throws {
     let proxy = ProbeDelegateProxy(forwardee: CountingProbe())
     let shared = SharedProxy(proxy)
     let inside = Observed(false)
@@ -59,7 +118,7 @@ import Testing
     try await expectReplacedSnapshotsFreed(shared, thenRemoving: token)
   }
 
-  @Test func replacedSnapshotsAreFreedAfterInstallsRacingCallsOnEightThreads() async throws {
+  private func replacedSnapshotsAreFreedAfterInstallsRacingCalls() async throws {
     let proxy = ProbeDelegateProxy(forwardee: CountingProbe())
     let shared = SharedProxy(proxy)
     let keep = proxy.hookAfter(\.one) { _ in }
@@ -79,10 +138,7 @@ import Testing
     try await expectReplacedSnapshotsFreed(shared, thenRemoving: keep)
   }
 
-  /// A thread's reader record has 13 slots; calls nested deeper hold their snapshots in the
-  /// registry instead. Each level still reads the hooks, the snapshot they read outlives a
-  /// replacement at the bottom, and once every level returned nothing is held any more.
-  @Test func callsNestedDeeperThanTheThreadsSlotsHoldTheirSnapshot() async throws {
+  private func nestedCallsHoldTheirSnapshot() async throws {
     let proxy = ProbeDelegateProxy(forwardee: CountingProbe())
     let shared = SharedProxy(proxy)
     let depth = 20

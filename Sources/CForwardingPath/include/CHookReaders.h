@@ -4,21 +4,29 @@
 // Safe reclamation of DelegateProxyKit's published hook snapshots: per-thread hazard slots.
 //
 // A synchronous hooked call protects each snapshot it reads by storing its address in the next
-// free slot of its thread's reader record (a sequentially consistent store: one `xchg` on x86-64,
-// on a cache line only this thread writes), then loading the published pointer again: if it
-// still names that snapshot, the call may use it; else it protects the new one and checks again.
-// The call ends with a release store of 0 to each slot it used. Calls nested through hooks (a
-// hook that calls another proxy) take the next slots.
+// free slot of its thread's reader record (on a cache line only this thread writes), then loading
+// the published pointer again: if it still names that snapshot, the call may use it; else it
+// protects the new one and checks again. The call ends with a release store of 0 to each slot it
+// used. Calls nested through hooks (a hook that calls another proxy) take the next slots.
 //
 // A writer that replaces a snapshot exchanges the published pointer first, then frees the old
-// snapshot only if no slot of any record holds its address (`dpk_hook_is_protected`). By the
-// sequentially consistent order of a reader's slot store, its second load of the published
-// pointer, the writer's exchange and the writer's scan, either the scan sees the slot or the
-// reader's second load sees the exchange and the reader never uses the old snapshot.
+// snapshot only if no slot of any record holds its address (`dpk_hook_is_protected`). Either the
+// scan sees the reader's slot, or the reader's second load sees the exchange and the reader never
+// uses the old snapshot. Two ways keep that order; the process takes one when it starts:
 //
-// Only sequentially consistent and acquire/release atomics are used, no standalone fences and no
-// membarrier: the thread sanitizer models every edge the argument relies on (a reader's release
-// store of 0, or a later store, synchronises with the scan that reads it).
+// - Light readers (Linux with `membarrier(2)`'s private expedited command): the slot store is a
+//   plain store, ordered before the second load only for the compiler. Before it scans, a writer
+//   calls `membarrier`, which makes every running thread of the process execute a full memory
+//   barrier (a thread that is not running passes one when it is scheduled). A reader whose slot
+//   store was still in its store buffer has that barrier either between the store and its second
+//   load (the scan then sees the store) or before the store (its second load then sees the
+//   exchange). The barrier, a system call, is paid on hook changes, not on calls.
+// - Fenced readers (everywhere else, and under the thread sanitizer, which does not model
+//   `membarrier`): the slot store is sequentially consistent (`xchg` on x86-64), as are the
+//   second load, the writer's exchange and its scan; their single total order gives the same.
+//
+// A writer calls `membarrier` whenever the process registered for it, whichever store readers
+// use, so a reader may be switched between the two (`dpk_hook_set_light_readers`) at any time.
 //
 // Records are allocated once per thread and never freed: a thread that exits clears its slots
 // and marks its record unused (a thread-specific key's destructor), and a later thread takes it
@@ -65,11 +73,26 @@ static inline int64_t dpk_hook_reserve(uint64_t count) {
   return (int64_t)first;
 }
 
-/// Stores `snapshot` in reserved slot `index` of the calling thread's record (sequentially
-/// consistent). The caller then loads the published pointer again (sequentially consistent) and
-/// uses the snapshot only if it is the same.
+/// Nonzero when the process registered for `membarrier`'s private expedited command: writers
+/// then fence every reader before they scan. Set before `main` runs, never changed.
+extern int dpk_hook_heavy_fence;
+
+/// Nonzero when readers store to their slots with a plain store (light readers); only ever
+/// nonzero while `dpk_hook_heavy_fence` is.
+extern _Atomic(int) dpk_hook_light_readers;
+
+/// Stores `snapshot` in reserved slot `index` of the calling thread's record: a plain store with
+/// light readers, else sequentially consistent. The caller then loads the published pointer
+/// again (sequentially consistent) and uses the snapshot only if it is the same.
 static inline void dpk_hook_protect(uint64_t index, uintptr_t snapshot) {
-  atomic_store_explicit(&dpk_hook_reader_tls->slots[index], snapshot, memory_order_seq_cst);
+  if (__builtin_expect(atomic_load_explicit(&dpk_hook_light_readers, memory_order_relaxed) != 0, 1)) {
+    atomic_store_explicit(&dpk_hook_reader_tls->slots[index], snapshot, memory_order_relaxed);
+    // Keeps the compiler from moving the caller's second load above the store; the processor's
+    // reordering is what the writer's `membarrier` covers.
+    atomic_signal_fence(memory_order_seq_cst);
+  } else {
+    atomic_store_explicit(&dpk_hook_reader_tls->slots[index], snapshot, memory_order_seq_cst);
+  }
 }
 
 /// Clears the `count` slots last reserved by this thread and releases them.
@@ -82,7 +105,22 @@ static inline void dpk_hook_release(uint64_t count) {
   reader->depth = depth;
 }
 
-/// Whether a slot of any thread holds `snapshot`. Call after the exchange that unpublished it.
+/// Makes every slot store that readers made before this call visible to the calling writer: a
+/// `membarrier` when the process registered for it, else nothing (fenced readers need none).
+/// Call once after the exchange that unpublished snapshots and before scanning for them. Returns 0
+/// when the kernel failed the barrier (registered before `main`, it does not): the writer must then
+/// keep every snapshot it unpublished, as if a reader held it.
+int dpk_hook_fence_readers(void);
+
+/// Whether a slot of any thread holds `snapshot`. Call after `dpk_hook_fence_readers`.
 int dpk_hook_is_protected(uintptr_t snapshot);
+
+/// Switches readers to plain slot stores (`light` nonzero) or sequentially consistent ones, and
+/// returns whether light readers are in use afterwards: never when the process could not register
+/// for `membarrier`. For tests that cover both ways in one process.
+int dpk_hook_set_light_readers(int light);
+
+/// Whether readers use plain slot stores now.
+int dpk_hook_light_readers_in_use(void);
 
 #endif

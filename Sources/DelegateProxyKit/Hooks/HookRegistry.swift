@@ -83,6 +83,18 @@ public final class HookRegistry: Sendable {
     /// No census in release builds, so a registry (one per proxy) allocates nothing for it.
     private var census: SnapshotCensus? { nil }
   #endif
+  /// Whether hooked calls protect the snapshots they read with plain stores, hook changes
+  /// fencing them with `membarrier` (``HookReaders``): on Linux when the kernel allows it, except
+  /// under the thread sanitizer.
+  package static var readersUseLightStores: Bool { HookReaders.usesLightReaders }
+
+  /// Switches every thread's hooked calls between plain and sequentially consistent slot stores,
+  /// for tests that cover both in one process; returns whether plain stores are in use now. Safe
+  /// while calls run: hook changes fence readers whenever the process could register for
+  /// `membarrier`, whichever store readers use.
+  @discardableResult
+  package static func useLightReaderStores(_ light: Bool) -> Bool { HookReaders.useLightReaders(light) }
+
   #if DEBUG
     /// Debug builds only: the hooked calls of this proxy that took a generated arity path, and
     /// those that took the parameter-pack path, so tests can check which overload a call
@@ -389,11 +401,14 @@ public final class HookRegistry: Sendable {
       ).toOpaque()
     hookedMask.store(state.lists.reduce(0) { $0 | $1.method.hookBit }, ordering: .relaxed)
     // Sequentially consistent with the readers' announce-then-load (a holder's increment, a
-    // reader's slot store): either a call's second load sees the new snapshot, or the loads
-    // below see the call's announcement and keep the old one alive.
+    // reader's slot store, or with light readers the barrier `fenceReaders()` forces on them):
+    // either a call's second load sees the new snapshot, or the loads below see the call's
+    // announcement and keep the old one alive.
     let old = published.exchange(UInt(bitPattern: snapshot), ordering: .sequentiallyConsistent)
     if old != 0 { state.retired.append(old) }
-    guard !state.retired.isEmpty, holders.load(ordering: .sequentiallyConsistent) == 0 else { return [] }
+    guard !state.retired.isEmpty, holders.load(ordering: .sequentiallyConsistent) == 0,
+      HookReaders.fenceReaders()
+    else { return [] }
     var released: [UInt] = []
     state.retired.removeAll { retired in
       guard !HookReaders.isProtected(retired) else { return false }

@@ -1,3 +1,5 @@
+import DelegateProxyKit
+import HeadlessUI
 import ProxyBenchHarness
 
 /// The hook counts `hook-count` covers.
@@ -15,6 +17,11 @@ let hookCounts = [1, 10, 100]
 /// `hook-count-<kind>`, with `<kind>-1` as its baseline: the ratios show how a
 /// kind's cost grows with its hooks, never one model against another. The typed
 /// proxy's targets: 10 hooks at most 2 times one hook, 100 at most 12 times.
+///
+/// `install-remove`, in a group of its own (reported, no target): installing and removing one
+/// typed after hook on a proxy that already has one, what a hook change costs. Each of the two
+/// publishes a snapshot and frees the one it replaced; on Linux that includes one `membarrier`
+/// system call, the price of hooked calls' plain hazard-slot stores.
 @MainActor
 func hookCountScenario() -> Scenario {
   var variants: [Variant] = []
@@ -33,11 +40,34 @@ func hookCountScenario() -> Scenario {
           body: .timedLoop { captureSendLoop(strategyID: kind, hooks: hooks) }))
     }
   }
+  variants.append(
+    Variant(id: "install-remove", group: "hook-count-install", body: .timedLoop { installRemoveLoop() }))
   return Scenario(
     id: "hook-count",
     summary: "per-call cost with 1, 10 and 100 hooks installed",
     baseline: "typed-proxy-1",
-    naming: "<kind>-<N>: one call with N after hooks (typed proxy) or N after handlers (strategy) installed",
-    groups: (["typed-proxy"] + strategyIDs).map { VariantGroup(id: "hook-count-\($0)", baseline: "\($0)-1") },
+    naming: "<kind>-<N>: one call with N after hooks (typed proxy) or N after handlers (strategy) installed;"
+      + " install-remove: one typed hook installed and removed",
+    groups: (["typed-proxy"] + strategyIDs).map { VariantGroup(id: "hook-count-\($0)", baseline: "\($0)-1") }
+      + [VariantGroup(id: "hook-count-install", baseline: "install-remove")],
     variants: variants)
+}
+
+/// Builds a list host with the generated list proxy and one typed after hook, and returns a loop
+/// that installs and removes a second typed after hook per iteration.
+@MainActor
+func installRemoveLoop() -> @MainActor @Sendable (Int) -> Void {
+  let list = ListView()
+  let delegate = CountingListDelegate()
+  list.delegate = delegate
+  let proxy = list.installProxy(ListViewDelegateProxy())
+  let counter = IsolatedCounter()
+  proxy.hookAfter(\.didSelectRow) { _, indexPath in counter.add(indexPath.row) }
+  return { iterations in
+    for _ in 0..<iterations {
+      let token = proxy.hookAfter(\.didSelectRow) { _, indexPath in counter.add(indexPath.row) }
+      do { try token.remove() } catch { preconditionFailure("a token just returned is live: \(error)") }
+    }
+    blackHole(counter.value)
+  }
 }
