@@ -1,4 +1,5 @@
 import DelegateProxyKit
+import Foundation
 import HeadlessUI
 import ProxyBenchHarness
 
@@ -18,6 +19,11 @@ let hookCounts = [1, 10, 100]
 /// kind's cost grows with its hooks, never one model against another. The typed
 /// proxy's targets: 10 hooks at most 2 times one hook, 100 at most 12 times.
 ///
+/// Every kind's hook does the same work, an increment of an atomic counter, so a row's growth is
+/// what the kind pays per hook it runs. A typed hook that also reads its arguments is priced in
+/// `typed-forwarding/proxy-after-hook` (it reads the index path's row, which on Linux is a call
+/// into Foundation for each hook).
+///
 /// `install-remove`, in a group of its own (reported, no target): installing and removing one
 /// typed after hook on a proxy that already has one, what a hook change costs. Each of the two
 /// publishes a snapshot and frees the one it replaced; on Linux that includes one `membarrier`
@@ -30,7 +36,7 @@ func hookCountScenario() -> Scenario {
     variants.append(
       Variant(
         id: "typed-proxy-\(hooks)", group: "hook-count-typed-proxy", targets: typedTargets[hooks] ?? [],
-        body: .timedLoop { listLoop(proxies: 1, afterHook: true, hooks: hooks) }))
+        body: .timedLoop { typedHooksLoop(hooks: hooks) }))
   }
   for kind in strategyIDs {
     for hooks in hookCounts {
@@ -51,6 +57,25 @@ func hookCountScenario() -> Scenario {
     groups: (["typed-proxy"] + strategyIDs).map { VariantGroup(id: "hook-count-\($0)", baseline: "\($0)-1") }
       + [VariantGroup(id: "hook-count-install", baseline: "install-remove")],
     variants: variants)
+}
+
+/// Builds a list host with the generated list proxy and `hooks` typed after hooks, each
+/// incrementing a counter as the strategies' handlers do, and returns the timed loop of
+/// did-select calls.
+@MainActor
+func typedHooksLoop(hooks: Int) -> @MainActor @Sendable (Int) -> Void {
+  let list = ListView()
+  let delegate = CountingListDelegate()
+  list.delegate = delegate
+  let proxy = list.installProxy(ListViewDelegateProxy())
+  let counter = IsolatedCounter()
+  for _ in 0..<hooks { proxy.hookAfter(\.didSelectRow) { _, _ in counter.increment() } }
+  let indexPath = opaque(IndexPath(row: 0, section: 0))
+  return { iterations in
+    for _ in 0..<iterations { list.dispatchDidSelect(at: indexPath) }
+    blackHole(delegate.count)
+    blackHole(counter.value)
+  }
 }
 
 /// Builds a list host with the generated list proxy and one typed after hook, and returns a loop

@@ -13,7 +13,12 @@ import ProxyBenchHarness
 ///   slot, no hooks.
 /// - `generated-proxy`: HeadlessUI's `ListViewDelegateProxy`, which `generate-delegate-proxies`
 ///   writes, installed the same way: what the generator's code costs beside the hand-written
-///   proxy, judged against `proxy` itself in paired rounds (at most 1.05 times).
+///   proxy, judged against `proxy` itself in paired rounds (at most 1.1 times). The two compile to
+///   the same forwarding code, in two modules; in 5 full runs of one binary the ratio was 1.00–1.01
+///   in three and 1.06 (interquartile range 1.05–1.07) in two, so placement alone moves it by 6 %.
+///   1.1 still fails a generated proxy that does more per call than the hand-written one: one more
+///   weak load and release of the forwardee is about 140 instructions in callgrind, where the
+///   proxy's whole forwarded call is about 220.
 /// - `sendable-proxy`: the same hand-written proxy on the `SendableDelegateProxy` base
 ///   (`SendableListProxy`), no hooks: what the lock around a `Sendable` proxy's forwardee adds to
 ///   `proxy`.
@@ -43,7 +48,7 @@ func typedForwardingScenario() -> Scenario {
         id: "proxy", targets: [.ratioToBaselineAtMost(1.25), .allocationsPerOperationAtMost(0)],
         body: .timedLoop { listLoop(proxies: 1, afterHook: false, handWritten: true) }),
       Variant(
-        id: "generated-proxy", targets: [.ratioToVariantAtMost("proxy", 1.05), .allocationsPerOperationAtMost(0)],
+        id: "generated-proxy", targets: [.ratioToVariantAtMost("proxy", 1.1), .allocationsPerOperationAtMost(0)],
         body: .timedLoop { listLoop(proxies: 1, afterHook: false) }),
       Variant(
         id: "sendable-proxy", targets: [.allocationsPerOperationAtMost(0)],
