@@ -19,7 +19,9 @@
 
 _Thread_local dpk_hook_reader *dpk_hook_reader_tls;
 
-int dpk_hook_heavy_fence;
+/// Nonzero when the process registered for `membarrier`'s private expedited command: writers
+/// then fence every reader before they scan. Set before `main` runs, never changed.
+static int dpk_hook_heavy_fence;
 _Atomic(int) dpk_hook_light_readers;
 
 /// Chooses how readers protect snapshots, before `main` and so before any thread reads a hook:

@@ -73,12 +73,9 @@ static inline int64_t dpk_hook_reserve(uint64_t count) {
   return (int64_t)first;
 }
 
-/// Nonzero when the process registered for `membarrier`'s private expedited command: writers
-/// then fence every reader before they scan. Set before `main` runs, never changed.
-extern int dpk_hook_heavy_fence;
-
-/// Nonzero when readers store to their slots with a plain store (light readers); only ever
-/// nonzero while `dpk_hook_heavy_fence` is.
+/// Nonzero when readers store to their slots with a plain store (light readers): only when the
+/// process registered for `membarrier`'s private expedited command, before `main` ran, so that
+/// writers fence every reader before they scan.
 extern _Atomic(int) dpk_hook_light_readers;
 
 /// Stores `snapshot` in reserved slot `index` of the calling thread's record: a plain store with
