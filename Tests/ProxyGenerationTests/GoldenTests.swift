@@ -55,6 +55,29 @@ import Testing
     }
   }
 
+  @Test("every async forwarding method is inlined into its witness, and no synchronous one is marked")
+  func asyncMethodsAreInlinedIntoTheirWitness() async throws {
+    let index = try await FixtureGraphs.fixtures()
+    let files = try ProxyGenerator(index: index, targetName: "GeneratorFixtures").generate(protocols: [])
+    var asyncMethods = 0
+    for file in files {
+      let lines = file.contents.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      // The proxy's own methods, at the conformance's indentation (the defaults object's are deeper).
+      for (index, line) in lines.enumerated()
+      where line.hasPrefix("  ") && !line.hasPrefix("   ") && line.contains("func ") {
+        // A declaration may break over lines before its effects: read up to its opening brace.
+        let declaration =
+          lines[index...].prefix { !$0.contains("{") } + [lines[index...].first { $0.contains("{") } ?? ""]
+        let isAsync = declaration.joined().contains(" async")
+        let marked = index > 0 && lines[index - 1] == "  @inline(__always)"
+        if isAsync { asyncMethods += 1 }
+        #expect(marked == isAsync, "\(file.name): \(line)")
+      }
+    }
+    // KitchenSink, Loader, Plain and Preferences have async requirements.
+    #expect(asyncMethods >= 8)
+  }
+
   @Test("the marked protocols are exactly the fixtures with a generated proxy")
   func markedProtocols() async throws {
     let index = try await FixtureGraphs.fixtures()

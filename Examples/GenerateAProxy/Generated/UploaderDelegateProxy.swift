@@ -80,6 +80,7 @@ extension UploaderDelegateProxy: UploaderDelegate {
     ) { try $0.uploader($1, checksumOf: $2) }
   }
   /// Forwards `uploader(_:didFinish:)`; without a forwardee, only the hooks run.
+  @inline(__always)
   func uploader(_ uploader: Uploader, didFinish file: String) async {
     await forward(Self.methods.didFinish, uploader, file) { await $0.uploader($1, didFinish: $2) }
   }

@@ -14,6 +14,13 @@ extension ProxyRenderer {
         continue
       case nil:
         lines += SourceLayout.documentation([methodDocumentation(forward)], indent: 2)
+        if forward.requirement.isAsync {
+          // The protocol witness calls this method, and an `async` call cannot be a tail call: left
+          // out of line, the method is a second `async` frame on every forwarded call (a task
+          // allocation and deallocation). Inlined into the witness, the forward takes one frame,
+          // as a delegate's own method does.
+          lines.append("  @inline(__always)")
+        }
         lines += signature(of: forward.requirement, access: access, tail: " {", indent: 2)
         lines += forwardStatement(forward)
         lines.append("  }")

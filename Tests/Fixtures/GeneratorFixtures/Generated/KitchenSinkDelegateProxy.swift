@@ -161,10 +161,12 @@ extension KitchenSinkDelegateProxy: KitchenSinkDelegate {
     }
   }
   /// Forwards `sinkWillFinish(_:)`; without a forwardee, only the hooks run.
+  @inline(__always)
   public func sinkWillFinish(_ sink: Sink) async {
     await forward(Self.methods.willFinish, sink) { await $0.sinkWillFinish($1) }
   }
   /// Forwards `sink(_:countFor:)`; without a forwardee, the protocol's default answers.
+  @inline(__always)
   public func sink(_ sink: Sink, countFor order: Order) async -> Int {
     await forward(Self.methods.count, sink, order, orElseForwardingTo: Self.protocolDefaults) {
       await $0.sink($1, countFor: $2)
@@ -172,12 +174,14 @@ extension KitchenSinkDelegateProxy: KitchenSinkDelegate {
   }
   /// Forwards `sink(_:receiptFor:)`; without a forwardee, `KitchenSinkDelegateProxyFallbacks.receipt`
   /// answers.
+  @inline(__always)
   public func sink(_ sink: Sink, receiptFor order: Order) async throws -> Order {
     try await forward(
       Self.methods.receipt, sink, order, orElse: KitchenSinkDelegateProxyFallbacks.receipt(sink, receiptFor: order)
     ) { try await $0.sink($1, receiptFor: $2) }
   }
   /// Forwards `sink(_:confirm:)`; without a forwardee, only the hooks run.
+  @inline(__always)
   public func sink(_ sink: Sink, confirm order: Order) async throws(SinkError) {
     try await forward(Self.methods.confirm, sink, order) { (forwardee, sink, order) async throws(SinkError) in
       try await forwardee.sink(sink, confirm: order)

@@ -63,12 +63,14 @@ public final class LoaderDelegateProxy: DelegateProxy<any LoaderDelegate>, Typed
 
 extension LoaderDelegateProxy: LoaderDelegate {
   /// Forwards `loaderWillLoad(_:)`; without a forwardee, only the hooks run.
+  @inline(__always)
   public func loaderWillLoad(_ key: String) async {
     await forward(Self.methods.loaderWillLoad, key) { (forwardee, key) in
       await ConcurrentForwardeeCall((forwardee, key)).run { await $0.0.loaderWillLoad($0.1) }
     }
   }
   /// Forwards `loader(_:sizeIn:)`; without a forwardee, `LoaderDelegateProxyFallbacks.loaderSizeIn` answers.
+  @inline(__always)
   public func loader(_ key: String, sizeIn ledger: Ledger) async -> Int {
     await forward(
       Self.methods.loaderSizeIn, key, ledger, orElse: LoaderDelegateProxyFallbacks.loaderSizeIn(key, sizeIn: ledger)
@@ -77,6 +79,7 @@ extension LoaderDelegateProxy: LoaderDelegate {
     }
   }
   /// Forwards `loader(_:dataFor:)`; without a forwardee, the protocol's default answers.
+  @inline(__always)
   public func loader(_ key: String, dataFor attempt: Int) async throws -> [UInt8] {
     try await forward(
       Self.methods.loaderDataFor, key, attempt, orElseForwardingTo: Self.protocolDefaults
@@ -85,6 +88,7 @@ extension LoaderDelegateProxy: LoaderDelegate {
     }
   }
   /// Forwards `loaderPriority(_:)`; without a forwardee, the protocol's default answers.
+  @inline(__always)
   public func loaderPriority(_ key: String) async -> Int {
     await forward(Self.methods.loaderPriority, key, orElseForwardingTo: Self.protocolDefaults) { (forwardee, key) in
       await ConcurrentForwardeeCall((forwardee, key)).run { await $0.0.loaderPriority($0.1) }

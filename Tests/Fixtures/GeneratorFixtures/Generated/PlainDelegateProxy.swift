@@ -75,6 +75,7 @@ extension PlainDelegateProxy: PlainDelegate {
     }
   }
   /// Forwards `plainLoad(_:)`; without a forwardee, answers `nil`.
+  @inline(__always)
   nonisolated(nonsending) func plainLoad(_ key: String) async -> String? {
     await forward(Self.methods.plainLoad, key, orElse: nil) { await $0.plainLoad($1) }
   }

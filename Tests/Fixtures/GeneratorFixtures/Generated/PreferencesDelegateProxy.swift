@@ -130,6 +130,7 @@ extension PreferencesDelegateProxy: PreferencesDelegate {
     }
   }
   /// Forwards `load(_:as:)`; without a forwardee, answers `nil`.
+  @inline(__always)
   public func load<T: PreferenceValue>(_ key: String, as type: T.Type) async -> T? {
     let method = Self.methods.load
     let answer = await forward(
