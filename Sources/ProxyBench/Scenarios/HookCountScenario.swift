@@ -1,5 +1,4 @@
 import DelegateProxyKit
-import Foundation
 import HeadlessUI
 import ProxyBenchHarness
 
@@ -36,7 +35,7 @@ func hookCountScenario() -> Scenario {
     variants.append(
       Variant(
         id: "typed-proxy-\(hooks)", group: "hook-count-typed-proxy", targets: typedTargets[hooks] ?? [],
-        body: .timedLoop { typedHooksLoop(hooks: hooks) }))
+        body: .timedLoop { listLoop(proxies: 1, afterHook: true, hooks: hooks, countsOnly: true) }))
   }
   for kind in strategyIDs {
     for hooks in hookCounts {
@@ -57,25 +56,6 @@ func hookCountScenario() -> Scenario {
     groups: (["typed-proxy"] + strategyIDs).map { VariantGroup(id: "hook-count-\($0)", baseline: "\($0)-1") }
       + [VariantGroup(id: "hook-count-install", baseline: "install-remove")],
     variants: variants)
-}
-
-/// Builds a list host with the generated list proxy and `hooks` typed after hooks, each
-/// incrementing a counter as the strategies' handlers do, and returns the timed loop of
-/// did-select calls.
-@MainActor
-func typedHooksLoop(hooks: Int) -> @MainActor @Sendable (Int) -> Void {
-  let list = ListView()
-  let delegate = CountingListDelegate()
-  list.delegate = delegate
-  let proxy = list.installProxy(ListViewDelegateProxy())
-  let counter = IsolatedCounter()
-  for _ in 0..<hooks { proxy.hookAfter(\.didSelectRow) { _, _ in counter.increment() } }
-  let indexPath = opaque(IndexPath(row: 0, section: 0))
-  return { iterations in
-    for _ in 0..<iterations { list.dispatchDidSelect(at: indexPath) }
-    blackHole(delegate.count)
-    blackHole(counter.value)
-  }
 }
 
 /// Builds a list host with the generated list proxy and one typed after hook, and returns a loop

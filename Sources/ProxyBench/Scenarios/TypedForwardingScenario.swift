@@ -72,13 +72,14 @@ let didSelectSelector = "listView(_:didSelectRowAt:)"
 
 /// Builds a list host with `proxies` proxies (0–3) and returns the timed loop. With `afterHook`,
 /// the first proxy gets `hooks` after hooks: typed ones, or with `dynamic` string-keyed ones
-/// that read the index path from the `Invocation`. With `handWritten`, the one proxy is the
-/// hand-written `SecondListProxy` instead of the generated `ListViewDelegateProxy`; with
-/// `sendable`, it is `SendableListProxy`.
+/// that read the index path from the `Invocation`. Typed hooks read the index path's row, or
+/// with `countsOnly` only increment a counter, as the strategies' handlers do. With
+/// `handWritten`, the one proxy is the hand-written `SecondListProxy` instead of the generated
+/// `ListViewDelegateProxy`; with `sendable`, it is `SendableListProxy`.
 @MainActor
 func listLoop(
-  proxies: Int, afterHook: Bool, hooks: Int = 1, dynamic: Bool = false, handWritten: Bool = false,
-  sendable: Bool = false
+  proxies: Int, afterHook: Bool, hooks: Int = 1, dynamic: Bool = false, countsOnly: Bool = false,
+  handWritten: Bool = false, sendable: Bool = false
 ) -> @MainActor @Sendable (Int) -> Void {
   let list = ListView()
   let delegate = CountingListDelegate()
@@ -101,6 +102,8 @@ func listLoop(
         try! proxy.hooks.addHook(for: didSelectSelector, at: .after) { invocation in
           counter.add(try invocation.argument(1, as: IndexPath.self).row &+ 1)
         }
+      } else if countsOnly {
+        proxy.hookAfter(\.didSelectRow) { _, _ in counter.increment() }
       } else {
         proxy.hookAfter(\.didSelectRow) { _, indexPath in counter.add(indexPath.row &+ 1) }
       }
