@@ -24,18 +24,17 @@ package enum StressSize {
   }()
 
   /// Whether the thread or the address sanitizer's runtime is linked into this process.
-  package static let isUnderSanitizer: Bool = {
-    guard let handle = dlopen(nil, RTLD_NOW) else { return false }
-    defer { dlclose(handle) }
-    return dlsym(handle, "__tsan_init") != nil || dlsym(handle, "__asan_init") != nil
-  }()
+  package static let isUnderSanitizer: Bool = isUnderThreadSanitizer || links("__asan_init")
 
   /// Whether the thread sanitizer's runtime is linked into this process.
-  package static let isUnderThreadSanitizer: Bool = {
+  package static let isUnderThreadSanitizer: Bool = links("__tsan_init")
+
+  /// Whether this process links `symbol`, a sanitizer runtime's entry point.
+  private static func links(_ symbol: String) -> Bool {
     guard let handle = dlopen(nil, RTLD_NOW) else { return false }
     defer { dlclose(handle) }
-    return dlsym(handle, "__tsan_init") != nil
-  }()
+    return dlsym(handle, symbol) != nil
+  }
 
   /// `full`, or a quarter of it (at least 1) when ``isReduced``.
   package static func scaled(_ full: Int) -> Int {

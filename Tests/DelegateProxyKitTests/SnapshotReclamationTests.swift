@@ -49,17 +49,79 @@ import Testing
 
   @Test(arguments: ReaderStores.allCases)
   func aSnapshotReplacedDuringACallOutlivesTheCall(_ stores: ReaderStores) async throws {
-    try await stores.run { try await snapshotReplacedDuringACallOutlivesTheCall() }
+    try await stores.run {
+      let proxy = ProbeDelegateProxy(forwardee: CountingProbe())
+      let shared = SharedProxy(proxy)
+      let liveInsideTheHook = Observed<Int?>(nil)
+      let token = proxy.hookAfter(\.one) { _ in
+        // This call reads the current snapshot; installing a hook replaces it.
+        let extra = shared.proxy.hookBefore(\.ping) {}
+        liveInsideTheHook.value = shared.proxy.hooks.liveSnapshotCount
+        _ = try? extra.remove()
+      }
+      proxy.one(1)
+      // The snapshot the call read and the one the install published; the removal freed the
+      // latter (no call read it) and published another.
+      #expect(liveInsideTheHook.value == 2)
+      #expect(proxy.hooks.liveSnapshotCount == 2)
+      // The call is over: a later change frees what it kept alive.
+      try await expectReplacedSnapshotsFreed(shared, thenRemoving: token)
+    }
   }
 
   @Test(arguments: ReaderStores.allCases)
   func aSnapshotReadOnAnotherThreadOutlivesThatThreadsCall(_ stores: ReaderStores) async throws {
-    try await stores.run { try await snapshotReadOnAnotherThreadOutlivesThatThreadsCall() }
+    try await stores.run {
+      let proxy = ProbeDelegateProxy(forwardee: CountingProbe())
+      let shared = SharedProxy(proxy)
+      let inside = Observed(false)
+      let released = Observed(false)
+      let token = proxy.hookAfter(\.one) { _ in
+        inside.value = true
+        // A dedicated thread, bounded: the other thread replaces the snapshot meanwhile.
+        _ = blockUntil { released.value }
+      }
+      let liveWhileRead = Observed<Int?>(nil)
+      await runOnThreads([
+        { shared.proxy.one(1) },
+        {
+          _ = blockUntil { inside.value }
+          // Replace the snapshot the caller reads twice over, then look while it still reads.
+          let extra = shared.proxy.hookBefore(\.ping) {}
+          _ = try? extra.remove()
+          liveWhileRead.value = shared.proxy.hooks.liveSnapshotCount
+          released.value = true
+        },
+      ])
+      #expect(inside.value)
+      // The snapshot the caller reads, and the one the removal published.
+      #expect(liveWhileRead.value == 2)
+      // Both threads are done (and exited): later changes free every replaced snapshot.
+      try await expectReplacedSnapshotsFreed(shared, thenRemoving: token)
+    }
   }
 
   @Test(arguments: ReaderStores.allCases)
   func replacedSnapshotsAreFreedAfterInstallsRacingCallsOnEightThreads(_ stores: ReaderStores) async throws {
-    try await stores.run { try await replacedSnapshotsAreFreedAfterInstallsRacingCalls() }
+    try await stores.run {
+      let proxy = ProbeDelegateProxy(forwardee: CountingProbe())
+      let shared = SharedProxy(proxy)
+      let keep = proxy.hookAfter(\.one) { _ in }
+      var bodies: [@Sendable () -> Void] = (0..<4).map { _ in
+        { for index in 0..<5_000 { shared.proxy.one(index) } }
+      }
+      for _ in 0..<4 {
+        bodies.append {
+          for _ in 0..<300 {
+            let token = shared.proxy.hookBefore(\.one) { _ in }
+            _ = try? token.remove()
+          }
+        }
+      }
+      await runOnThreads(bodies)
+      // No retired snapshot is kept for good: once the calls are over, later changes free them all.
+      try await expectReplacedSnapshotsFreed(shared, thenRemoving: keep)
+    }
   }
 
   /// A thread's reader record has 13 slots; calls nested deeper hold their snapshots in the
@@ -67,101 +129,31 @@ import Testing
   /// replacement at the bottom, and once every level returned nothing is held any more.
   @Test(arguments: ReaderStores.allCases)
   func callsNestedDeeperThanTheThreadsSlotsHoldTheirSnapshot(_ stores: ReaderStores) async throws {
-    try await stores.run { try await nestedCallsHoldTheirSnapshot() }
-  }
-
-  private func snapshotReplacedDuringACallOutlivesTheCall() async throws {
-    let proxy = ProbeDelegateProxy(forwardee: CountingProbe())
-    let shared = SharedProxy(proxy)
-    let liveInsideTheHook = Observed<Int?>(nil)
-    let token = proxy.hookAfter(\.one) { _ in
-      // This call reads the current snapshot; installing a hook replaces it.
-      let extra = shared.proxy.hookBefore(\.ping) {}
-      liveInsideTheHook.value = shared.proxy.hooks.liveSnapshotCount
-      _ = try? extra.remove()
-    }
-    proxy.one(1)
-    // The snapshot the call read and the one the install published; the removal freed the
-    // latter (no call read it) and published another.
-    #expect(liveInsideTheHook.value == 2)
-    #expect(proxy.hooks.liveSnapshotCount == 2)
-    // The call is over: a later change frees what it kept alive.
-    try await expectReplacedSnapshotsFreed(shared, thenRemoving: token)
-  }
-
-  private func snapshotReadOnAnotherThreadOutlivesThatThreadsCall() async throws {
-    let proxy = ProbeDelegateProxy(forwardee: CountingProbe())
-    let shared = SharedProxy(proxy)
-    let inside = Observed(false)
-    let released = Observed(false)
-    let token = proxy.hookAfter(\.one) { _ in
-      inside.value = true
-      // A dedicated thread, bounded: the other thread replaces the snapshot meanwhile.
-      _ = blockUntil { released.value }
-    }
-    let liveWhileRead = Observed<Int?>(nil)
-    await runOnThreads([
-      { shared.proxy.one(1) },
-      {
-        _ = blockUntil { inside.value }
-        // Replace the snapshot the caller reads twice over, then look while it still reads.
-        let extra = shared.proxy.hookBefore(\.ping) {}
-        _ = try? extra.remove()
-        liveWhileRead.value = shared.proxy.hooks.liveSnapshotCount
-        released.value = true
-      },
-    ])
-    #expect(inside.value)
-    // The snapshot the caller reads, and the one the removal published.
-    #expect(liveWhileRead.value == 2)
-    // Both threads are done (and exited): later changes free every replaced snapshot.
-    try await expectReplacedSnapshotsFreed(shared, thenRemoving: token)
-  }
-
-  private func replacedSnapshotsAreFreedAfterInstallsRacingCalls() async throws {
-    let proxy = ProbeDelegateProxy(forwardee: CountingProbe())
-    let shared = SharedProxy(proxy)
-    let keep = proxy.hookAfter(\.one) { _ in }
-    var bodies: [@Sendable () -> Void] = (0..<4).map { _ in
-      { for index in 0..<5_000 { shared.proxy.one(index) } }
-    }
-    for _ in 0..<4 {
-      bodies.append {
-        for _ in 0..<300 {
-          let token = shared.proxy.hookBefore(\.one) { _ in }
-          _ = try? token.remove()
+    try await stores.run {
+      let proxy = ProbeDelegateProxy(forwardee: CountingProbe())
+      let shared = SharedProxy(proxy)
+      let depth = 20
+      let levels = Observed<[Int]>([])
+      let liveAtTheBottom = Observed<Int?>(nil)
+      let token = proxy.hookAfter(\.one) { level in
+        levels.value.append(level)
+        guard level < depth else {
+          let extra = shared.proxy.hookBefore(\.ping) {}
+          _ = try? extra.remove()
+          liveAtTheBottom.value = shared.proxy.hooks.liveSnapshotCount
+          return
         }
+        // A hook calling the proxy again: a nested hooked call on the same thread.
+        shared.proxy.one(level + 1)
       }
+      proxy.one(1)
+      #expect(levels.value == Array(1...depth))
+      // The snapshot every level read, the one the install published (kept: calls held the
+      // registry when it was replaced), and the one the removal published.
+      #expect(liveAtTheBottom.value == 3)
+      // Every level released its slot or ended its hold: later changes free what they kept.
+      try await expectReplacedSnapshotsFreed(shared, thenRemoving: token)
     }
-    await runOnThreads(bodies)
-    // No retired snapshot is kept for good: once the calls are over, later changes free them all.
-    try await expectReplacedSnapshotsFreed(shared, thenRemoving: keep)
-  }
-
-  private func nestedCallsHoldTheirSnapshot() async throws {
-    let proxy = ProbeDelegateProxy(forwardee: CountingProbe())
-    let shared = SharedProxy(proxy)
-    let depth = 20
-    let levels = Observed<[Int]>([])
-    let liveAtTheBottom = Observed<Int?>(nil)
-    let token = proxy.hookAfter(\.one) { level in
-      levels.value.append(level)
-      guard level < depth else {
-        let extra = shared.proxy.hookBefore(\.ping) {}
-        _ = try? extra.remove()
-        liveAtTheBottom.value = shared.proxy.hooks.liveSnapshotCount
-        return
-      }
-      // A hook calling the proxy again: a nested hooked call on the same thread.
-      shared.proxy.one(level + 1)
-    }
-    proxy.one(1)
-    #expect(levels.value == Array(1...depth))
-    // The snapshot every level read, the one the install published (kept: calls held the
-    // registry when it was replaced), and the one the removal published.
-    #expect(liveAtTheBottom.value == 3)
-    // Every level released its slot or ended its hold: later changes free what they kept.
-    try await expectReplacedSnapshotsFreed(shared, thenRemoving: token)
   }
 
   /// Checks that later changes free every snapshot replaced while calls read it, then that
