@@ -43,12 +43,12 @@ internal enum HookReaders {
   static func fenceReaders() -> Bool { dpk_hook_fence_readers() != 0 }
 
   /// Whether readers store to their slots with plain stores, the writers fencing them.
-  package static var usesLightReaders: Bool { dpk_hook_light_readers_in_use() != 0 }
+  static var usesLightReaders: Bool { dpk_hook_light_readers_in_use() != 0 }
 
   /// Switches readers between plain and sequentially consistent slot stores, for tests that cover
   /// both in one process; returns whether light readers are in use afterwards (never where the
   /// process could not register for `membarrier`). Safe at any time: writers fence whenever the
   /// process registered.
   @discardableResult
-  package static func useLightReaders(_ light: Bool) -> Bool { dpk_hook_set_light_readers(light ? 1 : 0) != 0 }
+  static func useLightReaders(_ light: Bool) -> Bool { dpk_hook_set_light_readers(light ? 1 : 0) != 0 }
 }
